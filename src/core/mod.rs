@@ -1,0 +1,9 @@
+//! Foundations shared by every game: Zobrist keys, colours, the rules-layer error type.
+
+pub mod color;
+pub mod error;
+pub mod zobrist;
+
+pub use color::Color;
+pub use error::RuleError;
+pub use zobrist::Key;

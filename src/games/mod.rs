@@ -1,0 +1,3 @@
+//! The game families Tengen plays: boards, rules, records.
+
+pub mod fiar;

@@ -1,0 +1,7 @@
+//! Tengen: a game-playing engine for five-in-a-row, Go and Gana.
+//!
+//! The library holds the rules of every game (`games`) and the shared
+//! foundations (`core`); the `tengen` binary puts a command line on top.
+
+pub mod core;
+pub mod games;
