@@ -3,5 +3,6 @@
 //! The library holds the rules of every game (`games`) and the shared
 //! foundations (`core`); the `tengen` binary puts a command line on top.
 
+pub mod analyse;
 pub mod core;
 pub mod games;

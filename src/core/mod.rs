@@ -2,6 +2,7 @@
 
 pub mod color;
 pub mod error;
+pub mod sgf;
 pub mod zobrist;
 
 pub use color::Color;

@@ -228,6 +228,8 @@ pub struct Board {
     removed: Vec<(u16, u8)>,
     /// Stones spent by scored rows, for undo.
     spent: Vec<u16>,
+    /// The set-up stones the history starts from (records write them).
+    setup: Vec<(Point, Color)>,
 }
 
 impl fmt::Debug for Board {
@@ -295,6 +297,7 @@ impl Board {
             history: Vec::with_capacity(width * height + 8),
             removed: Vec::new(),
             spent: Vec::new(),
+            setup: Vec::new(),
         };
         board.rebuild_lines();
         board.key = board.computed_key();
@@ -321,6 +324,7 @@ impl Board {
             b.empties -= 1;
         }
         b.to_move = to_move;
+        b.setup = stones.to_vec();
         b.rebuild_lines();
         b.key = b.computed_key();
         Ok(b)
@@ -496,6 +500,10 @@ impl Board {
     /// Moves played since the start or the set-up, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.history.iter().map(|u| u.mv)
+    }
+    /// The set-up stones the history starts from.
+    pub fn setup(&self) -> &[(Point, Color)] {
+        &self.setup
     }
     /// Number of stones on the board.
     pub fn stone_count(&self) -> usize {
