@@ -87,6 +87,8 @@ pub enum RuleError {
     NothingToUndo,
     /// Text that does not name a point.
     BadCoordinate(String),
+    /// Text that does not name a board size.
+    BadSizeText(String),
     /// A variant name the engine does not know.
     UnknownVariant(String),
     /// A record (move list, PSQ, SGF) that cannot be read; `line` counts from 1.
@@ -128,6 +130,7 @@ impl fmt::Display for RuleError {
             RuleError::GameOver => f.write_str("the game is over"),
             RuleError::NothingToUndo => f.write_str("there is no move to take back"),
             RuleError::BadCoordinate(s) => write!(f, "'{s}' is not a point"),
+            RuleError::BadSizeText(s) => write!(f, "'{s}' is not a board size (N or WxH)"),
             RuleError::UnknownVariant(s) => write!(f, "unknown variant '{s}'"),
             RuleError::Record { line, problem } => write!(f, "line {line}: {problem}"),
         }
