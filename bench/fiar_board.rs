@@ -15,8 +15,15 @@ use tengen::games::fiar::{Board, Move, Variant};
 /// The diagram of the suite block whose first line contains `title`.
 fn suite_position(title: &str) -> String {
     let text = include_str!("../engine-tests/data/forbidden-public.txt");
-    let block = text.split("\n\n").find(|b| b.lines().next().unwrap().contains(title)).unwrap();
-    block.lines().filter(|l| l.starts_with(['.', 'X', 'O'])).collect::<Vec<_>>().join("\n")
+    let block = text
+        .split("\n\n")
+        .find(|b| b.lines().next().unwrap().contains(title))
+        .unwrap();
+    block
+        .lines()
+        .filter(|l| l.starts_with(['.', 'X', 'O']))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 const MIDDLE_GAME: &str = "AlphaGomoku test/game/test_renju.cpp MultipleForks";
@@ -26,7 +33,9 @@ fn near_points(b: &Board) -> Vec<Point> {
         .filter(|&p| b.is_empty(p))
         .filter(|p| {
             b.points().any(|q| {
-                b.stone(q).is_some() && (p.x as i32 - q.x as i32).abs() <= 2 && (p.y as i32 - q.y as i32).abs() <= 2
+                b.stone(q).is_some()
+                    && (p.x as i32 - q.x as i32).abs() <= 2
+                    && (p.y as i32 - q.y as i32).abs() <= 2
             })
         })
         .collect()
@@ -36,7 +45,11 @@ fn place_undo(c: &mut Criterion) {
     for v in [Variant::Freestyle, Variant::Renju] {
         let mut b = Board::from_diagram(v, &suite_position(MIDDLE_GAME)).unwrap();
         let moves: Vec<Move> = near_points(&b).into_iter().map(Move::Place).collect();
-        eprintln!("place_undo {v}: {} stones on the board, {} moves per iteration", b.stone_count(), moves.len());
+        eprintln!(
+            "place_undo {v}: {} stones on the board, {} moves per iteration",
+            b.stone_count(),
+            moves.len()
+        );
         c.bench_function(&format!("place_undo/{v}/15x15 x{}", moves.len()), |bench| {
             bench.iter(|| {
                 for &m in &moves {
@@ -49,11 +62,19 @@ fn place_undo(c: &mut Criterion) {
 }
 
 fn forbidden(c: &mut Criterion) {
-    for title in [MIDDLE_GAME, "realcore test/board/BoardForbiddenTest.cc EnumerateForbiddenTest1", "test_vcf_long"] {
+    for title in [
+        MIDDLE_GAME,
+        "realcore test/board/BoardForbiddenTest.cc EnumerateForbiddenTest1",
+        "test_vcf_long",
+    ] {
         let b = Board::from_diagram(Variant::Renju, &suite_position(title)).unwrap();
         let mut out = Vec::new();
         b.forbidden_points_into(Color::Black, &mut out);
-        eprintln!("forbidden {title}: {} stones, {} forbidden", b.stone_count(), out.len());
+        eprintln!(
+            "forbidden {title}: {} stones, {} forbidden",
+            b.stone_count(),
+            out.len()
+        );
         c.bench_function(&format!("forbidden/{} stones", b.stone_count()), |bench| {
             bench.iter(|| {
                 b.forbidden_points_into(Color::Black, &mut out);

@@ -4,7 +4,10 @@
 use std::process::Command;
 
 fn tengen(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tengen")).args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -18,13 +21,21 @@ fn data(name: &str) -> String {
 
 #[test]
 fn analyse_a_renju_record_lists_forbidden_points() {
-    let (code, out, err) = tengen(&["analyse", "--variant", "renju", &data("records/renju-33.psq")]);
+    let (code, out, err) = tengen(&[
+        "analyse",
+        "--variant",
+        "renju",
+        &data("records/renju-33.psq"),
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("variant renju, board 15x15, 8 moves"), "{out}");
     assert!(out.contains("to move: black"), "{out}");
     assert!(out.contains("result: play on"), "{out}");
     // h7 h8 down and f9 g9 across: h9 is a double-three for black.
-    assert!(out.contains("forbidden for black: h9 (double-three)"), "{out}");
+    assert!(
+        out.contains("forbidden for black: h9 (double-three)"),
+        "{out}"
+    );
     assert!(!out.contains("forbidden for white"), "{out}");
 }
 
@@ -41,10 +52,19 @@ fn analyse_a_diagram_file() {
     let dir = std::env::temp_dir().join(format!("tengen-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pos.txt");
-    let rows = ["XOO......"].into_iter().chain(std::iter::repeat_n(".........", 8)).collect::<Vec<_>>();
+    let rows = ["XOO......"]
+        .into_iter()
+        .chain(std::iter::repeat_n(".........", 8))
+        .collect::<Vec<_>>();
     std::fs::write(&file, rows.join("\n")).unwrap();
-    let (code, out, err) =
-        tengen(&["analyse", "--variant", "pente", "--moves", "d1", file.to_str().unwrap()]);
+    let (code, out, err) = tengen(&[
+        "analyse",
+        "--variant",
+        "pente",
+        "--moves",
+        "d1",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("captured: black 2, white 0"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -144,3 +144,43 @@ fn bad_sgf_names_the_line() {
         .unwrap_err();
     assert_eq!(line_of(e), 3);
 }
+
+/// Mutated records of every form: reading and replaying them returns `Ok` or an error,
+/// never panics.
+#[test]
+fn mutated_records_never_panic() {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let seeds = [
+        "(;GM[4]FF[4]SZ[15]RU[renju]AB[aa]AW[bb]\n;B[hh];W[ii];B[]\n;W[jj](;B[kk])(;B[ll]))",
+        "Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,1200\n12,10,300\n-1\n",
+        "h8 i9 j10 pass 7,7 af32\nk11",
+        "(;GM[4]SZ[20:15];B[aa];W[\\]])",
+    ];
+    let alphabet = b"();[]\\:,0123456789abhzAZ GMSZBWRU\n-x";
+    let mut rng = StdRng::seed_from_u64(99);
+    for _ in 0..20_000 {
+        let mut bytes = seeds[rng.random_range(0..seeds.len())].as_bytes().to_vec();
+        for _ in 0..rng.random_range(1..6) {
+            let i = rng.random_range(0..bytes.len());
+            match rng.random_range(0..3) {
+                0 => bytes[i] = alphabet[rng.random_range(0..alphabet.len())],
+                1 => {
+                    bytes.remove(i);
+                    if bytes.is_empty() {
+                        bytes.push(b'(');
+                    }
+                }
+                _ => bytes.insert(i, alphabet[rng.random_range(0..alphabet.len())]),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(r) = Record::read(&text, 15, 15) {
+            for v in [Variant::Renju, Variant::Pente, Variant::GoBang] {
+                let _ = r.replay(v);
+            }
+            let _ = r.to_sgf();
+            let _ = r.to_psq();
+        }
+    }
+}

@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_nonzero() {
-        const T: [Key; 4096] = key_table(1);
+        static T: [Key; 4096] = key_table(1);
         let mut v: Vec<u64> = T.iter().map(|k| k.0).collect();
         v.sort_unstable();
         v.dedup();

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::pattern::{self, EDGE, OPP, OWN, Pattern};
+use super::pattern::{self, EDGE, EMPTY as EMPTY_CODE, OPP, OWN, PairTable, Pattern, Table};
 use super::variant::Variant;
 use crate::core::error::Point;
 use crate::core::zobrist::{Key, key_table, splitmix64};
@@ -16,6 +16,15 @@ pub const MAX_SIDE: usize = 32;
 const PAD: usize = 5;
 const MAX_STRIDE: usize = MAX_SIDE + 2 * PAD;
 const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
+/// Cell arrays are this long, a power of two above `MAX_CELLS`, so that an index masked
+/// with `CAP - 1` needs no bounds check on the hot path.
+const CAP: usize = 2048;
+const _: () = assert!(MAX_CELLS <= CAP);
+
+#[inline(always)]
+const fn at(cell: usize) -> usize {
+    cell & (CAP - 1)
+}
 
 /// Cell states.
 pub(crate) const EMPTY: u8 = 0;
@@ -29,20 +38,13 @@ pub(crate) const BLACK_SPENT: u8 = 5;
 pub(crate) const WHITE_SPENT: u8 = 6;
 const STATES: usize = 7;
 
-/// Each cell state as black sees it (low half) and as white sees it (high half).
-const VIEW: [u64; STATES] = [
-    0,
-    OWN as u64 | (OPP as u64) << 32,
-    OPP as u64 | (OWN as u64) << 32,
-    EDGE as u64 | (EDGE as u64) << 32,
-    OWN as u64 | (OWN as u64) << 32,
-    EDGE as u64 | (EDGE as u64) << 32,
-    EDGE as u64 | (EDGE as u64) << 32,
-];
+/// Each cell state as black sees it in a line key. White's view is black's with the
+/// colours swapped, except for the shared centre stone, which is everyone's own stone
+/// (see [`Board::white_key`]).
+const VIEW: [u32; STATES] = [EMPTY_CODE, OWN, OPP, EDGE, OWN, EDGE, EDGE];
 
-const LINE_MASK: u64 = (1 << pattern::KEY_BITS) - 1;
-
-/// Stone keys, indexed by `state * MAX_CELLS + cell` on the largest padded board.
+/// Stone keys, indexed by `state * MAX_CELLS + cell` (the padded cell index: equal
+/// positions on boards of equal size have equal keys).
 static STONE_KEYS: [Key; STATES * MAX_CELLS] = key_table(0x7e46_e17f_1a51_0001);
 const SIDE_KEY: Key = Key(0x5bd1_e995_7f4a_7c15);
 const PASS_KEY: Key = Key(0x2545_f491_4f6c_dd1d);
@@ -59,6 +61,27 @@ const ROW_KIND: u64 = 2;
 
 /// The four line directions as (dx, dy): horizontal, vertical, and the two diagonals.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// The key of the counters: a pending pass, captures and rows.
+fn counters_key(c: &Counters) -> Key {
+    let mut key = if c.passes == 1 { PASS_KEY } else { Key(0) };
+    for color in Color::BOTH {
+        key ^= counter_key(CAPTURE_KIND, color, c.captured[color.index()]);
+        key ^= counter_key(ROW_KIND, color, c.rows[color.index()]);
+    }
+    key
+}
+
+/// How the key changes when the counters go from `a` to `b`; most moves change none
+/// of the hashed ones, so this is usually a few compares.
+#[inline]
+fn counters_key_change(a: &Counters, b: &Counters) -> Key {
+    if a.passes == b.passes && a.captured == b.captured && a.rows == b.rows {
+        Key(0)
+    } else {
+        counters_key(a) ^ counters_key(b)
+    }
+}
 
 /// A move: a stone on a point, or a pass where the variant allows one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,7 +187,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Counters restored by undo.
+/// The game's counters (hashed into the key, restored by undo).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Counters {
     placed: [u16; 2],
@@ -175,14 +198,17 @@ struct Counters {
 }
 
 /// What one ply changed, so that undo can put it back. The stones it removed and spent
-/// are the last `n_removed` / `n_spent` entries of the board's own stacks.
+/// are the last `n_removed` / `n_spent` entries of the board's own stacks; the outcome
+/// before any move is `Ongoing`. Kept to eight bytes: undo reads it right after play
+/// wrote it, and a wide record there stalls on store forwarding.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
     color: Color,
-    before: Counters,
+    passes_before: u8,
     n_removed: u8,
     n_spent: u8,
+    rows_scored: u8,
 }
 
 /// Hypothetical stones of the colour under test, for the recursive foul check.
@@ -212,13 +238,18 @@ pub struct Board {
     stride: usize,
     /// Cell offsets of the four directions.
     step: [isize; 4],
-    cells: Vec<u8>,
-    /// Per cell and direction: black's line key in bits 0..20, white's in bits 32..52.
-    keys: Vec<[u64; 4]>,
-    /// Per cell: the pattern a black / white stone would make there, per direction.
-    /// Kept for empty cells only; a cell's patterns are refreshed when it becomes empty.
-    pats: Vec<[[Pattern; 4]; 2]>,
-    tables: [&'static [Pattern]; 2],
+    cells: Box<[u8; CAP]>,
+    /// Per cell and direction: the line key as black sees it.
+    keys: Box<[[u32; CAP]; 4]>,
+    /// Per cell and direction: the pattern a black and a white stone would make there
+    /// (kept for every point, but meaningful only where the point is empty).
+    pats: Box<[[[Pattern; 2]; CAP]; 4]>,
+    /// Each colour's own table (fouls, shared-centre corrections).
+    tables: [&'static Table; 2],
+    /// Both colours' patterns by black's key (the incremental update).
+    pair: &'static PairTable,
+    /// The centre's cell: in gomoku-shared-centre, where the shared stone goes.
+    centre_cell: usize,
     key: Key,
     to_move: Color,
     counters: Counters,
@@ -263,14 +294,17 @@ impl Board {
             });
         }
         let stride = width + 2 * PAD;
-        let total = stride * (height + 2 * PAD);
-        let mut cells = vec![WALL; total];
+        let mut cells = Box::new([WALL; CAP]);
         for y in 0..height {
             for x in 0..width {
                 cells[(y + PAD) * stride + x + PAD] = EMPTY;
             }
         }
         let s = stride as isize;
+        let (black_rule, white_rule) = (
+            variant.line_rule(Color::Black),
+            variant.line_rule(Color::White),
+        );
         let mut board = Board {
             variant,
             width,
@@ -278,12 +312,11 @@ impl Board {
             stride,
             step: [1, s, s + 1, 1 - s],
             cells,
-            keys: vec![[0; 4]; total],
-            pats: vec![[[Pattern::Dead; 4]; 2]; total],
-            tables: [
-                pattern::table(variant.line_rule(Color::Black)),
-                pattern::table(variant.line_rule(Color::White)),
-            ],
+            keys: Box::new([[0; CAP]; 4]),
+            pats: Box::new([[[Pattern::Dead; 2]; CAP]; 4]),
+            tables: [pattern::table(black_rule), pattern::table(white_rule)],
+            pair: pattern::pair_table(black_rule, white_rule),
+            centre_cell: (height / 2 + PAD) * stride + width / 2 + PAD,
             key: Key(0),
             to_move: Color::Black,
             counters: Counters {
@@ -515,13 +548,45 @@ impl Board {
     #[inline]
     pub fn pattern(&self, p: Point, color: Color, dir: usize) -> Pattern {
         let cell = self.index(p.x as usize, p.y as usize);
-        self.pats[cell][color.index()][dir]
+        self.pats[dir][at(cell)][color.index()]
     }
 
     /// The line key of `p` along `dir` as `color` sees it (see [`pattern`]).
     pub fn line_key(&self, p: Point, color: Color, dir: usize) -> u32 {
-        let cell = self.index(p.x as usize, p.y as usize);
-        ((self.keys[cell][dir] >> (32 * color.index())) & LINE_MASK) as u32
+        self.key_of(self.index(p.x as usize, p.y as usize), dir, color)
+    }
+
+    /// The line key of `cell` along `d` as `color` sees it.
+    #[inline]
+    fn key_of(&self, cell: usize, d: usize, color: Color) -> u32 {
+        match color {
+            Color::Black => self.keys[d][at(cell)],
+            Color::White => self.white_key(cell, d),
+        }
+    }
+
+    /// White's line key: black's with the colours swapped, and the shared centre stone
+    /// (which black's key shows as black's) put back as white's own.
+    #[inline]
+    fn white_key(&self, cell: usize, d: usize) -> u32 {
+        let key = pattern::swap_colors(self.keys[d][at(cell)]);
+        match self.shared_offset(cell, d) {
+            Some(k) => key & !(3 << (2 * pattern::field(k))) | OWN << (2 * pattern::field(k)),
+            None => key,
+        }
+    }
+
+    /// Where the shared centre stone lies on `cell`'s line along `d`, if it is on the
+    /// board and within five points.
+    #[inline]
+    fn shared_offset(&self, cell: usize, d: usize) -> Option<i32> {
+        if self.cells[at(self.centre_cell)] != SHARED {
+            return None;
+        }
+        let (cx, cy) = self.xy(cell);
+        let (sx, sy) = self.xy(self.centre_cell);
+        let (dx, dy) = DIRECTIONS[d];
+        line_offset(sx - cx, sy - cy, dx, dy)
     }
 
     // ----- incremental update ----------------------------------------------------------
@@ -530,10 +595,10 @@ impl Board {
     /// count up to date. The one place where cells change during play.
     #[inline]
     fn set_cell(&mut self, cell: usize, new: u8) {
-        let old = self.cells[cell];
+        let old = self.cells[at(cell)];
         debug_assert!(old != WALL && new != WALL);
-        self.cells[cell] = new;
-        let zi = self.zobrist_cell(cell);
+        self.cells[at(cell)] = new;
+        let zi = at(cell) % MAX_CELLS;
         if old != EMPTY {
             self.key ^= STONE_KEYS[old as usize * MAX_CELLS + zi];
         } else {
@@ -545,60 +610,61 @@ impl Board {
             self.empties += 1;
         }
         let diff = VIEW[old as usize] ^ VIEW[new as usize];
-        let [tb, tw] = self.tables;
+        let pair = self.pair;
         for d in 0..4 {
             let step = self.step[d];
-            for k in 1..=5isize {
-                // `cell` sits at offset -k from `cell + k*step`, and at +k from `cell - k*step`.
-                for (other, f) in [
-                    (
-                        cell.wrapping_add_signed(k * step),
-                        pattern::field(-(k as i32)),
-                    ),
-                    (
-                        cell.wrapping_add_signed(-k * step),
-                        pattern::field(k as i32),
-                    ),
-                ] {
-                    let key = &mut self.keys[other][d];
-                    *key ^= diff << (2 * f);
-                    if self.cells[other] == EMPTY {
-                        let key = *key;
-                        let pats = &mut self.pats[other];
-                        pats[0][d] = tb[(key & LINE_MASK) as usize];
-                        pats[1][d] = tw[((key >> 32) & LINE_MASK) as usize];
-                    }
-                }
+            let keys = &mut self.keys[d];
+            let pats = &mut self.pats[d];
+            let (mut up, mut down) = (cell, cell);
+            for k in 1..=5 {
+                up = up.wrapping_add_signed(step);
+                down = down.wrapping_add_signed(-step);
+                // `cell` sits at offset -k from `up` and at +k from `down`. Occupied points
+                // get patterns too: a store is cheaper than a branch that would skip it.
+                let (u, w) = (at(up), at(down));
+                keys[u] ^= diff << (2 * pattern::field(-k));
+                keys[w] ^= diff << (2 * pattern::field(k));
+                pats[u] = pair[keys[u] as usize & (pattern::KEYS - 1)];
+                pats[w] = pair[keys[w] as usize & (pattern::KEYS - 1)];
             }
         }
-        if new == EMPTY {
-            self.refresh_patterns(cell);
+        if self.variant.shared_centre() {
+            self.fix_shared_lines();
         }
     }
 
     fn refresh_patterns(&mut self, cell: usize) {
-        let [tb, tw] = self.tables;
         for d in 0..4 {
-            let key = self.keys[cell][d];
-            self.pats[cell][0][d] = tb[(key & LINE_MASK) as usize];
-            self.pats[cell][1][d] = tw[((key >> 32) & LINE_MASK) as usize];
+            let key = self.keys[d][at(cell)];
+            self.pats[d][at(cell)] = self.pair[key as usize & (pattern::KEYS - 1)];
+        }
+        if self.variant.shared_centre() {
+            self.fix_shared_lines();
         }
     }
 
-    /// Zobrist index of a padded cell on the largest padded board (independent of size).
-    #[inline]
-    fn zobrist_cell(&self, cell: usize) -> usize {
-        (cell / self.stride) * MAX_STRIDE + cell % self.stride
+    /// Gomoku-shared-centre: the pair table reads the shared stone as black's; give the
+    /// empty points on its four lines white's true patterns.
+    fn fix_shared_lines(&mut self) {
+        if self.cells[at(self.centre_cell)] != SHARED {
+            return;
+        }
+        let tw = self.tables[1];
+        for d in 0..4 {
+            for k in (-5..=5isize).filter(|&k| k != 0) {
+                let other = at(self.centre_cell.wrapping_add_signed(k * self.step[d]));
+                if self.cells[other] == EMPTY {
+                    self.pats[d][other][1] = tw[self.white_key(other, d) as usize];
+                }
+            }
+        }
     }
 
-    /// The line keys a cell would have, computed from the cells around it.
-    fn computed_line_key(&self, cell: usize, d: usize) -> u64 {
-        let mut key = 0u64;
-        for k in -5..=5i32 {
-            if k == 0 {
-                continue;
-            }
-            let other = cell.wrapping_add_signed(k as isize * self.step[d]);
+    /// The line key (black's view) a cell would have, computed from the cells around it.
+    fn computed_line_key(&self, cell: usize, d: usize) -> u32 {
+        let mut key = 0;
+        for k in (-5..=5i32).filter(|&k| k != 0) {
+            let other = at(cell.wrapping_add_signed(k as isize * self.step[d]));
             key |= VIEW[self.cells[other] as usize] << (2 * pattern::field(k));
         }
         key
@@ -610,9 +676,13 @@ impl Board {
             for x in 0..self.width {
                 let cell = self.index(x, y);
                 for d in 0..4 {
-                    self.keys[cell][d] = self.computed_line_key(cell, d);
+                    self.keys[d][cell] = self.computed_line_key(cell, d);
                 }
-                self.refresh_patterns(cell);
+            }
+        }
+        for y in 0..self.height {
+            for x in 0..self.width {
+                self.refresh_patterns(self.index(x, y));
             }
         }
     }
@@ -625,7 +695,7 @@ impl Board {
                 let cell = self.index(x, y);
                 let s = self.cells[cell];
                 if s != EMPTY {
-                    key ^= STONE_KEYS[s as usize * MAX_CELLS + self.zobrist_cell(cell)];
+                    key ^= STONE_KEYS[s as usize * MAX_CELLS + cell];
                 }
             }
         }
@@ -634,18 +704,12 @@ impl Board {
 
     /// The part of the key that is not stones: side to move, a pending pass, counters.
     fn state_key(&self) -> Key {
-        let mut key = Key(0);
-        if self.to_move == Color::White {
-            key ^= SIDE_KEY;
-        }
-        if self.counters.passes == 1 {
-            key ^= PASS_KEY;
-        }
-        for c in Color::BOTH {
-            key ^= counter_key(CAPTURE_KIND, c, self.counters.captured[c.index()]);
-            key ^= counter_key(ROW_KIND, c, self.counters.rows[c.index()]);
-        }
-        key
+        let side = if self.to_move == Color::White {
+            SIDE_KEY
+        } else {
+            Key(0)
+        };
+        side ^ counters_key(&self.counters)
     }
 
     /// Checks every incremental structure against one computed from scratch: line keys
@@ -659,20 +723,20 @@ impl Board {
                 let p = Point::new(x as u8, y as u8);
                 for d in 0..4 {
                     let want = self.computed_line_key(cell, d);
-                    if self.keys[cell][d] != want {
+                    if self.keys[d][cell] != want {
                         return Err(format!(
                             "line key of {p} dir {d}: {:x} != {want:x}",
-                            self.keys[cell][d]
+                            self.keys[d][cell]
                         ));
                     }
                 }
                 if self.cells[cell] == EMPTY {
                     empties += 1;
-                    for c in 0..2 {
+                    for c in Color::BOTH {
                         for d in 0..4 {
-                            let key = (self.keys[cell][d] >> (32 * c)) & LINE_MASK;
-                            if self.pats[cell][c][d] != self.tables[c][key as usize] {
-                                return Err(format!("pattern of {p} colour {c} dir {d}"));
+                            let want = self.tables[c.index()][self.key_of(cell, d, c) as usize];
+                            if self.pats[d][cell][c.index()] != want {
+                                return Err(format!("pattern of {p} for {c} dir {d}"));
                             }
                         }
                     }
@@ -759,17 +823,19 @@ impl Board {
         Ok(self.counters.outcome)
     }
 
-    /// Plays a move the caller knows to be legal (see [`check`]).
+    /// Plays a move the caller knows to be legal (see [`check`]); the game must be
+    /// ongoing.
     pub fn play_unchecked(&mut self, mv: Move) {
         let c = self.to_move;
+        let before = self.counters;
         let mut undo = Undo {
             mv,
             color: c,
-            before: self.counters,
+            passes_before: before.passes,
             n_removed: 0,
             n_spent: 0,
+            rows_scored: 0,
         };
-        self.key ^= self.state_key();
         match mv {
             Move::Pass => {
                 self.counters.passes += 1;
@@ -779,7 +845,7 @@ impl Board {
             }
             Move::Place(p) => {
                 let cell = self.index(p.x as usize, p.y as usize);
-                let before = self.pats[cell][c.index()];
+                let pats = [0, 1, 2, 3].map(|d| self.pats[d][at(cell)][c.index()]);
                 let first = self.counters.placed == [0, 0];
                 let state = if self.variant.shared_centre() && first {
                     SHARED
@@ -792,9 +858,9 @@ impl Board {
                 if let Some(rule) = self.variant.captures() {
                     self.capture(cell, c, rule.min_len, rule.max_len, &mut undo);
                 }
-                let five = (0..4).find(|&d| before[d] == Pattern::Five);
+                let five = (0..4).find(|&d| pats[d] == Pattern::Five);
                 if self.variant.counting() {
-                    self.score_rows(cell, c, &before, &mut undo);
+                    self.score_rows(cell, c, &pats, &mut undo);
                 } else if let Some(d) = five {
                     let (from, to) = self.run_ends(cell, c, d);
                     self.counters.outcome = Outcome::Win {
@@ -808,7 +874,7 @@ impl Board {
             }
         }
         self.to_move = c.opposite();
-        self.key ^= self.state_key();
+        self.key ^= SIDE_KEY ^ counters_key_change(&before, &self.counters);
         self.history.push(undo);
     }
 
@@ -893,6 +959,7 @@ impl Board {
                 continue;
             }
             self.counters.rows[c.index()] += 1;
+            undo.rows_scored += 1;
             scored = true;
             for sign in [1isize, -1] {
                 let step = sign * self.step[d];
@@ -914,7 +981,7 @@ impl Board {
 
     /// The two ends of the run of `c`'s stones through `cell` along `d`.
     fn run_ends(&self, cell: usize, c: Color, d: usize) -> (Point, Point) {
-        let own = |s: u8| VIEW[s as usize] >> (32 * c.index()) & 3 == OWN as u64;
+        let own = |s: u8| s == stone_of(c) || s == SHARED;
         let mut lo = cell;
         while own(self.cells[lo.wrapping_add_signed(-self.step[d])]) {
             lo = lo.wrapping_add_signed(-self.step[d]);
@@ -929,7 +996,12 @@ impl Board {
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<Move, RuleError> {
         let undo = self.history.pop().ok_or(RuleError::NothingToUndo)?;
-        self.key ^= self.state_key();
+        let after = self.counters;
+        let c = undo.color.index();
+        self.counters.passes = undo.passes_before;
+        self.counters.captured[c] -= undo.n_removed as u16;
+        self.counters.rows[c] -= undo.rows_scored as u16;
+        self.counters.outcome = Outcome::Ongoing;
         for _ in 0..undo.n_spent {
             let cell = self.spent.pop().expect("spent stack matches history");
             self.set_cell(cell as usize, stone_of(undo.color));
@@ -941,10 +1013,10 @@ impl Board {
         if let Move::Place(p) = undo.mv {
             let cell = self.index(p.x as usize, p.y as usize);
             self.set_cell(cell, EMPTY);
+            self.counters.placed[c] -= 1;
         }
-        self.counters = undo.before;
         self.to_move = undo.color;
-        self.key ^= self.state_key();
+        self.key ^= SIDE_KEY ^ counters_key_change(&after, &self.counters);
         Ok(undo.mv)
     }
 
@@ -992,10 +1064,10 @@ impl Board {
     /// A cheap test on the stored patterns: false means surely no foul.
     #[inline]
     fn may_be_foul(&self, cell: usize, color: Color) -> bool {
-        let pats = &self.pats[cell][color.index()];
         let mut fours = 0;
         let mut threes = 0;
-        for &p in pats {
+        for d in 0..4 {
+            let p = self.pats[d][at(cell)][color.index()];
             match p {
                 Pattern::Five => return false,
                 Pattern::Overline | Pattern::Flex4 => return true,
@@ -1009,14 +1081,14 @@ impl Board {
 
     /// The pattern on `cell` along `d` for `color`, with the hypothetical stones added.
     fn pattern_with(&self, cell: usize, d: usize, color: Color, extras: &Extras) -> Pattern {
-        let mut key = (self.keys[cell][d] >> (32 * color.index())) & LINE_MASK;
+        let mut key = self.key_of(cell, d, color);
         if extras.len > 0 {
             let (cx, cy) = self.xy(cell);
             let (dx, dy) = DIRECTIONS[d];
             for &(_, ex, ey) in &extras.cells[..extras.len] {
                 if let Some(k) = line_offset(ex - cx, ey - cy, dx, dy) {
                     let f = pattern::field(k);
-                    key = key & !(3 << (2 * f)) | (OWN as u64) << (2 * f);
+                    key = key & !(3 << (2 * f)) | OWN << (2 * f);
                 }
             }
         }
@@ -1052,8 +1124,8 @@ impl Board {
             extras.cells[extras.len] = (cell, x, y);
             extras.len += 1;
             let mut real = 0;
-            for d in 0..4 {
-                if pats[d] == Pattern::Flex3 && self.is_real_three(cell, d, color, extras) {
+            for (d, &p) in pats.iter().enumerate() {
+                if p == Pattern::Flex3 && self.is_real_three(cell, d, color, extras) {
                     real += 1;
                     if real == 2 {
                         break;
@@ -1077,13 +1149,13 @@ impl Board {
     fn is_real_three(&self, cell: usize, d: usize, color: Color, extras: &mut Extras) -> bool {
         let key = {
             // The centre's own line key, with the hypothetical stones on the line.
-            let mut key = (self.keys[cell][d] >> (32 * color.index())) & LINE_MASK;
+            let mut key = self.key_of(cell, d, color);
             let (cx, cy) = self.xy(cell);
             let (dx, dy) = DIRECTIONS[d];
             for &(_, ex, ey) in &extras.cells[..extras.len] {
                 if let Some(k) = line_offset(ex - cx, ey - cy, dx, dy) {
                     let f = pattern::field(k);
-                    key = key & !(3 << (2 * f)) | (OWN as u64) << (2 * f);
+                    key = key & !(3 << (2 * f)) | OWN << (2 * f);
                 }
             }
             key
@@ -1094,7 +1166,7 @@ impl Board {
             if self.cells[e] != EMPTY || extras.contains(e) {
                 continue;
             }
-            let with_e = key | (OWN as u64) << (2 * pattern::field(k));
+            let with_e = key | OWN << (2 * pattern::field(k));
             if table[with_e as usize] != Pattern::Flex4 {
                 continue;
             }

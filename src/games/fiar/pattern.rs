@@ -182,15 +182,44 @@ fn build(rule: LineRule) -> Box<[Pattern]> {
     t
 }
 
-/// The pattern table of a line rule, built on first use (about 1M entries; tens of ms).
-pub fn table(rule: LineRule) -> &'static [Pattern] {
-    static TABLES: [OnceLock<Box<[Pattern]>>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    TABLES[rule as usize].get_or_init(|| build(rule))
+/// Number of line keys, the length of every table.
+pub const KEYS: usize = 1 << KEY_BITS;
+
+/// A pattern table: the pattern of every line key for one colour under one rule.
+pub type Table = [Pattern; KEYS];
+
+/// Both colours' patterns of every line key as black sees it (white's key is black's with
+/// the colours swapped).
+pub type PairTable = [[Pattern; 2]; KEYS];
+
+/// The pattern table of a line rule, built on first use (1M entries; tens of ms).
+pub fn table(rule: LineRule) -> &'static Table {
+    static TABLES: [OnceLock<Box<Table>>; 4] = [const { OnceLock::new() }; 4];
+    TABLES[rule as usize].get_or_init(|| build(rule).try_into().expect("table has KEYS entries"))
+}
+
+/// Black's and white's patterns together, indexed by black's line key: one load gives
+/// both, which is what the board's incremental update wants.
+pub fn pair_table(black: LineRule, white: LineRule) -> &'static PairTable {
+    static PAIRS: [OnceLock<Box<PairTable>>; 16] = [const { OnceLock::new() }; 16];
+    PAIRS[black as usize * 4 + white as usize].get_or_init(|| {
+        let (tb, tw) = (table(black), table(white));
+        let v: Vec<[Pattern; 2]> = (0..KEYS as u32)
+            .map(|k| [tb[k as usize], tw[swap_colors(k) as usize]])
+            .collect();
+        v.into_boxed_slice()
+            .try_into()
+            .expect("pair table has KEYS entries")
+    })
+}
+
+/// The same line seen by the other colour: `OWN` and `OPP` swap, `EMPTY` and `EDGE` stay.
+#[inline]
+pub const fn swap_colors(key: u32) -> u32 {
+    const LOW: u32 = 0x5_5555;
+    let low = key & LOW;
+    let high = (key >> 1) & LOW;
+    (low << 1) | high
 }
 
 /// A line key from a picture of the line as `own` sees it: 11 characters, the centre
@@ -255,6 +284,16 @@ mod tests {
         // Exact five: a straight four whose one end would make six is only a four.
         assert_eq!(pat(Exact, "..X.X?XX...",), Block4);
         assert_eq!(pat(Free, "..X.X?XX...",), Flex4);
+    }
+
+    #[test]
+    fn swapping_colours() {
+        let k = key_from_picture("#XO.X?OO.#X");
+        assert_eq!(swap_colors(k), key_from_picture("#OX.O?XX.#O"));
+        assert_eq!(swap_colors(swap_colors(k)), k);
+        let pair = pair_table(LineRule::Exact, LineRule::Free);
+        let k = key_from_picture("..XXX?XX...") as usize;
+        assert_eq!(pair[k], [Pattern::Overline, Pattern::Dead]);
     }
 
     #[test]

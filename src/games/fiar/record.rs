@@ -206,13 +206,13 @@ impl Record {
         let trees = sgf::parse(text)?;
         let nodes = trees[0].main_line();
         let root = nodes[0];
-        if let Some(gm) = root.get("GM") {
-            if gm.values[0].trim() != "4" {
-                return Err(err(
-                    gm.line,
-                    format!("GM[{}] is not a five-in-a-row record (GM[4])", gm.values[0]),
-                ));
-            }
+        if let Some(gm) = root.get("GM")
+            && gm.values[0].trim() != "4"
+        {
+            return Err(err(
+                gm.line,
+                format!("GM[{}] is not a five-in-a-row record (GM[4])", gm.values[0]),
+            ));
         }
         let (width, height) = match root.get("SZ") {
             None => (15, 15),
