@@ -730,3 +730,144 @@ fn out_of_stones_in_ni_nuki() {
         None
     );
 }
+
+// ----- the other foul rules and the referee ----------------------------------------------
+
+/// h7 h8 down and f9 g9 across: h9 makes two open threes for black. With white stones
+/// far away to keep the move order right.
+const DOUBLE_THREE: [&str; 15] = [
+    "O.............O",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".......X.......",
+    ".......X.......",
+    ".....XX........",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "O.............O",
+];
+
+/// g8 makes black a four-four (d8 e8 f8 g8 across, g4 g5 g6 _ g8 down) and c11 an
+/// overline (a11..f11).
+const FOUR_FOUR: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "......X........", // g4
+    "......X........", // g5
+    "......X........", // g6
+    "...............",
+    "...XXX.........", // d8 e8 f8
+    "...............",
+    "...............",
+    "XX.XXX.........", // c11 makes six: a11..f11
+    "...............",
+    "O.O.O.O.O.O.O..",
+    "...............",
+    "O.O.O.O........",
+];
+
+#[test]
+fn old_renju_forbids_only_double_three() {
+    let b = board(Variant::OldRenju, &DOUBLE_THREE[..]);
+    assert_eq!(b.foul(pt(&b, "h9"), Color::Black), Some(Foul::DoubleThree));
+    let mut b = board(Variant::OldRenju, &FOUR_FOUR[..]);
+    assert_eq!(b.to_move(), Color::Black);
+    assert_eq!(
+        b.foul(pt(&b, "g8"), Color::Black),
+        None,
+        "4-4 is allowed in old renju"
+    );
+    assert_eq!(
+        b.foul(pt(&b, "c11"), Color::Black),
+        None,
+        "an overline is allowed and wins"
+    );
+    assert_eq!(
+        play(&mut b, "c11").unwrap(),
+        five(&b, Color::Black, "a11", "f11")
+    );
+    let b = board(Variant::Renju, &FOUR_FOUR[..]);
+    assert_eq!(b.foul(pt(&b, "g8"), Color::Black), Some(Foul::DoubleFour));
+    assert_eq!(b.foul(pt(&b, "c11"), Color::Black), Some(Foul::Overline));
+}
+
+#[test]
+fn anti_renju_forbids_a_straight_four() {
+    let rows = [
+        "...............",
+        "...............",
+        "..XXX..........", // b3 or f3 makes a straight four
+        "...............",
+        "OXXX...........", // e5 makes a closed four: allowed
+        "...............",
+        ".XXXX..........", // f7 or a7 makes five: allowed
+        "...............",
+        "...............",
+        "O.O.O.O.O.O.O.O",
+        "...............",
+        "...............",
+        "O..............",
+        "...............",
+        "...............",
+    ];
+    let mut b = board(Variant::AntiRenju, &rows);
+    assert_eq!(b.to_move(), Color::Black);
+    assert_eq!(b.foul(pt(&b, "f3"), Color::Black), Some(Foul::StraightFour));
+    assert_eq!(b.foul(pt(&b, "b3"), Color::Black), Some(Foul::StraightFour));
+    assert_eq!(b.foul(pt(&b, "e5"), Color::Black), None);
+    assert_eq!(b.foul(pt(&b, "f3"), Color::White), None, "white is free");
+    assert_eq!(
+        play(&mut b, "f7").unwrap(),
+        five(&b, Color::Black, "b7", "f7")
+    );
+}
+
+#[test]
+fn a_referee_rules_a_forbidden_move_a_loss() {
+    let mut b = board(Variant::Renju, &DOUBLE_THREE[..]);
+    let key = b.key();
+    let verdict = b.referee(Move::Place(pt(&b, "h9"))).unwrap();
+    assert_eq!(
+        verdict,
+        Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Foul {
+                point: pt(&b, "h9"),
+                foul: Foul::DoubleThree
+            }
+        }
+    );
+    assert!(
+        b.is_empty(pt(&b, "h9")),
+        "the forbidden stone is not placed"
+    );
+    assert_eq!(
+        verdict.to_string(),
+        "white wins: black played h9, a double-three"
+    );
+    assert_eq!(b.moves().count(), 0);
+    assert_eq!(
+        b.referee(Move::Place(pt(&b, "a8"))).unwrap_err(),
+        RuleError::GameOver
+    );
+    b.undo().unwrap();
+    ongoing(&b);
+    assert_eq!(b.key(), key);
+    assert_eq!(b.to_move(), Color::Black);
+    // Other illegal moves stay errors; legal ones are played.
+    assert_eq!(
+        b.referee(Move::Place(pt(&b, "h7"))).unwrap_err(),
+        RuleError::Occupied(pt(&b, "h7"))
+    );
+    assert_eq!(
+        b.referee(Move::Place(pt(&b, "a8"))).unwrap(),
+        Outcome::Ongoing
+    );
+}

@@ -79,7 +79,7 @@ pub fn describe(board: &Board) -> String {
         "variant {v}, board {}x{}, {} moves, {} stones",
         board.width(),
         board.height(),
-        board.moves().len(),
+        board.moves().count(),
         board.stone_count()
     );
     let _ = write!(s, "{board}");

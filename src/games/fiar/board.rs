@@ -137,6 +137,8 @@ pub enum WinReason {
     OutOfStones,
     /// Counting games: more rows at the end.
     Count { black: u16, white: u16 },
+    /// The opponent played a forbidden point (see [`Board::referee`]).
+    Foul { point: Point, foul: Foul },
 }
 
 /// Why a game was drawn.
@@ -176,6 +178,13 @@ impl fmt::Display for Outcome {
                         "{winner} wins on count: black {black} rows, white {white} rows"
                     )
                 }
+                WinReason::Foul { point, foul } => {
+                    write!(
+                        f,
+                        "{winner} wins: {} played {point}, a {foul}",
+                        winner.opposite()
+                    )
+                }
             },
             Outcome::Draw(reason) => match reason {
                 DrawReason::BoardFull => f.write_str("draw: the board is full"),
@@ -199,7 +208,7 @@ struct Counters {
 
 /// What one ply changed, so that undo can put it back. The stones it removed and spent
 /// are the last `n_removed` / `n_spent` entries of the board's own stacks; the outcome
-/// before any move is `Ongoing`. Kept to eight bytes: undo reads it right after play
+/// before any move is `Ongoing`. Kept to a few bytes: undo reads it right after play
 /// wrote it, and a wide record there stalls on store forwarding.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
@@ -209,6 +218,8 @@ struct Undo {
     n_removed: u8,
     n_spent: u8,
     rows_scored: u8,
+    /// A referee's verdict on a forbidden move: nothing was placed.
+    verdict: bool,
 }
 
 /// Hypothetical stones of the colour under test, for the recursive foul check.
@@ -530,9 +541,10 @@ impl Board {
             .supply()
             .map(|s| s.saturating_sub(self.placed(color)))
     }
-    /// Moves played since the start or the set-up, in order.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.history.iter().map(|u| u.mv)
+    /// Moves played since the start or the set-up, in order (a forbidden move that a
+    /// referee ruled on is not among them: it was never placed).
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().filter(|u| !u.verdict).map(|u| u.mv)
     }
     /// The set-up stones the history starts from.
     pub fn setup(&self) -> &[(Point, Color)] {
@@ -823,6 +835,38 @@ impl Board {
         Ok(self.counters.outcome)
     }
 
+    /// Plays `mv` as a referee judges it: a legal move is played; a forbidden point
+    /// ends the game, lost by the side that played it, without placing the stone (the
+    /// rules document: the engine "reports one played by the other side as a loss …,
+    /// with the reason"); any other illegal move is an error and changes nothing.
+    pub fn referee(&mut self, mv: Move) -> Result<Outcome, RuleError> {
+        match self.check(mv) {
+            Err(RuleError::Forbidden { point, color, .. }) => {
+                let foul = self.foul(point, color).expect("check found a foul here");
+                let passes_before = self.counters.passes;
+                self.counters.outcome = Outcome::Win {
+                    winner: color.opposite(),
+                    reason: WinReason::Foul { point, foul },
+                };
+                // Kept in the history so that undo takes the verdict back.
+                self.history.push(Undo {
+                    mv,
+                    color,
+                    passes_before,
+                    n_removed: 0,
+                    n_spent: 0,
+                    rows_scored: 0,
+                    verdict: true,
+                });
+                self.to_move = color.opposite();
+                self.key ^= SIDE_KEY;
+                Ok(self.counters.outcome)
+            }
+            Err(e) => Err(e),
+            Ok(()) => self.play(mv),
+        }
+    }
+
     /// Plays a move the caller knows to be legal (see [`check`]); the game must be
     /// ongoing.
     pub fn play_unchecked(&mut self, mv: Move) {
@@ -835,6 +879,7 @@ impl Board {
             n_removed: 0,
             n_spent: 0,
             rows_scored: 0,
+            verdict: false,
         };
         match mv {
             Move::Pass => {
@@ -998,6 +1043,12 @@ impl Board {
         let undo = self.history.pop().ok_or(RuleError::NothingToUndo)?;
         let after = self.counters;
         let c = undo.color.index();
+        if undo.verdict {
+            self.counters.outcome = Outcome::Ongoing;
+            self.to_move = undo.color;
+            self.key ^= SIDE_KEY;
+            return Ok(undo.mv);
+        }
         self.counters.passes = undo.passes_before;
         self.counters.captured[c] -= undo.n_removed as u16;
         self.counters.rows[c] -= undo.rows_scored as u16;
