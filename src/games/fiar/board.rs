@@ -583,7 +583,7 @@ impl Board {
     fn white_key(&self, cell: usize, d: usize) -> u32 {
         let key = pattern::swap_colors(self.keys[d][at(cell)]);
         match self.shared_offset(cell, d) {
-            Some(k) => key & !(3 << (2 * pattern::field(k))) | OWN << (2 * pattern::field(k)),
+            Some(k) => pattern::with_own(key, k),
             None => key,
         }
     }
@@ -1130,20 +1130,24 @@ impl Board {
         fours >= 2 || threes >= 2
     }
 
-    /// The pattern on `cell` along `d` for `color`, with the hypothetical stones added.
-    fn pattern_with(&self, cell: usize, d: usize, color: Color, extras: &Extras) -> Pattern {
+    /// The line key of `cell` along `d` for `color`, with the hypothetical stones added.
+    fn key_with(&self, cell: usize, d: usize, color: Color, extras: &Extras) -> u32 {
         let mut key = self.key_of(cell, d, color);
         if extras.len > 0 {
             let (cx, cy) = self.xy(cell);
             let (dx, dy) = DIRECTIONS[d];
             for &(_, ex, ey) in &extras.cells[..extras.len] {
                 if let Some(k) = line_offset(ex - cx, ey - cy, dx, dy) {
-                    let f = pattern::field(k);
-                    key = key & !(3 << (2 * f)) | OWN << (2 * f);
+                    key = pattern::with_own(key, k);
                 }
             }
         }
-        self.tables[color.index()][key as usize]
+        key
+    }
+
+    /// The pattern on `cell` along `d` for `color`, with the hypothetical stones added.
+    fn pattern_with(&self, cell: usize, d: usize, color: Color, extras: &Extras) -> Pattern {
+        self.tables[color.index()][self.key_with(cell, d, color, extras) as usize]
     }
 
     #[inline]
@@ -1198,26 +1202,14 @@ impl Board {
     /// is real: some point turns it into a straight four without making a five anywhere,
     /// and that point is not itself forbidden.
     fn is_real_three(&self, cell: usize, d: usize, color: Color, extras: &mut Extras) -> bool {
-        let key = {
-            // The centre's own line key, with the hypothetical stones on the line.
-            let mut key = self.key_of(cell, d, color);
-            let (cx, cy) = self.xy(cell);
-            let (dx, dy) = DIRECTIONS[d];
-            for &(_, ex, ey) in &extras.cells[..extras.len] {
-                if let Some(k) = line_offset(ex - cx, ey - cy, dx, dy) {
-                    let f = pattern::field(k);
-                    key = key & !(3 << (2 * f)) | OWN << (2 * f);
-                }
-            }
-            key
-        };
+        let key = self.key_with(cell, d, color, extras);
         let table = self.tables[color.index()];
         for k in (-4..=4i32).filter(|&k| k != 0) {
             let e = cell.wrapping_add_signed(k as isize * self.step[d]);
             if self.cells[e] != EMPTY || extras.contains(e) {
                 continue;
             }
-            let with_e = key | OWN << (2 * pattern::field(k));
+            let with_e = pattern::with_own(key, k);
             if table[with_e as usize] != Pattern::Flex4 {
                 continue;
             }

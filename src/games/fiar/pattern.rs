@@ -38,6 +38,13 @@ pub const fn field(offset: i32) -> u32 {
     }
 }
 
+/// `key` with the cell at `offset` (±1..=±5) made an own stone.
+#[inline]
+pub const fn with_own(key: u32, offset: i32) -> u32 {
+    let shift = 2 * field(offset);
+    key & !(3 << shift) | OWN << shift
+}
+
 /// What a stone of one colour placed on a point makes along one line, weakest first.
 ///
 /// ```text
