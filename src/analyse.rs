@@ -127,3 +127,83 @@ pub fn describe(board: &Board) -> String {
     }
     s
 }
+
+/// Searches the position and describes what was found: best move, score, principal
+/// variation, and the winning threat sequence when there is one.
+pub fn search(
+    board: &Board,
+    time: Option<std::time::Duration>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    threads: Option<usize>,
+) -> String {
+    use crate::engine::FiarEngine;
+    use crate::search::{Info, Limits, Reporter};
+    use std::sync::Mutex;
+
+    /// Collects each iteration's line for the report.
+    struct Lines(Mutex<Vec<String>>);
+    impl Reporter for Lines {
+        fn iteration(&self, i: &Info) {
+            let line = format!(
+                "depth {:>2}/{:<2} score {:>7} nodes {:>10} time {:>6} ms  pv {}",
+                i.depth,
+                i.sel_depth,
+                i.score.to_string(),
+                i.nodes,
+                i.elapsed.as_millis(),
+                i.pv.join(" ")
+            );
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+        }
+    }
+
+    let mut s = String::new();
+    if board.outcome() != crate::games::fiar::Outcome::Ongoing {
+        let _ = writeln!(s, "search: the game is over");
+        return s;
+    }
+    let mut engine = FiarEngine::with_board(board.clone());
+    if let Some(t) = threads {
+        engine.set_threads(t);
+    }
+    let start = std::time::Instant::now();
+    let limits = Limits {
+        deadline: time.map(|t| start + t),
+        soft: None,
+        depth,
+        nodes,
+        exclude: Vec::new(),
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let lines = Lines(Mutex::new(Vec::new()));
+    let result = engine.think(&limits, &stop, &lines);
+    for l in lines.0.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        let _ = writeln!(s, "{l}");
+    }
+    match result {
+        None => {
+            let _ = writeln!(s, "search: no legal move");
+        }
+        Some(r) => {
+            let elapsed = start.elapsed().as_millis().max(1);
+            let _ = writeln!(s, "best move: {}", r.best);
+            let _ = writeln!(s, "score: {}", r.score);
+            let _ = writeln!(
+                s,
+                "depth {}, {} nodes in {} ms ({} nodes/s)",
+                r.depth,
+                r.nodes,
+                elapsed,
+                r.nodes as u128 * 1000 / elapsed
+            );
+            let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+            let _ = writeln!(s, "principal variation: {}", pv.join(" "));
+            if let Some(line) = r.vcf {
+                let l: Vec<String> = line.iter().map(|p| p.to_string()).collect();
+                let _ = writeln!(s, "winning threat sequence (fours): {}", l.join(" "));
+            }
+        }
+    }
+    s
+}

@@ -5,4 +5,7 @@
 
 pub mod analyse;
 pub mod core;
+pub mod engine;
 pub mod games;
+pub mod protocol;
+pub mod search;

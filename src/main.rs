@@ -1,10 +1,13 @@
-//! The `tengen` command line.
+//! The `tengen` command line: `analyse` a position, or speak a protocol (`gomocup`).
+//! Started under a name beginning `pbrain-` with no arguments, it speaks Gomocup, as
+//! Gomocup managers expect of a brain.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use tengen::analyse::{self, Input};
+use tengen::protocol::gomocup;
 
 #[derive(Parser)]
 #[command(
@@ -19,8 +22,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Show a five-in-a-row position: the board, the side to move, the result so far and
-    /// each side's forbidden points with reasons.
+    /// Show a five-in-a-row position and, with a budget, search it: the board, the side to
+    /// move, the result so far, forbidden points, and the best move with its line.
     #[command(alias = "analyze")]
     Analyse {
         /// Variant: freestyle, standard, renju, caro, caro-exact, old-renju, anti-renju,
@@ -34,23 +37,75 @@ enum Command {
         /// Moves to play, e.g. "h8 i9 h9" or "7,7 8,8"; after the file's moves
         #[arg(long)]
         moves: Option<String>,
+        /// Search for this long (e.g. 2s, 500ms)
+        #[arg(long, value_parser = parse_duration)]
+        time: Option<std::time::Duration>,
+        /// Search to this depth
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many nodes
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
         /// A record: SGF (GM[4]), Piskvork PSQ, a move list, or a board diagram
         file: Option<PathBuf>,
     },
+    /// Speak the Gomocup (Piskvork) protocol with Yixin-Board's extensions on stdin/stdout.
+    Gomocup {
+        /// Variant to start with (INFO rule / INFO variant change it)
+        #[arg(long)]
+        variant: Option<String>,
+        /// Search threads (default: all cores; INFO thread_num changes it)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Transposition table in MB (INFO hash_size and max_memory change it)
+        #[arg(long)]
+        hash: Option<usize>,
+    },
+}
+
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let (num, unit) = s.split_at(
+        s.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(s.len()),
+    );
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration like 2s or 500ms"))?;
+    let secs = match unit {
+        "" | "s" => v,
+        "ms" => v / 1000.0,
+        "m" | "min" => v * 60.0,
+        _ => return Err(format!("'{s}': unknown unit '{unit}' (s, ms or min)")),
+    };
+    if !(0.0..=86_400.0).contains(&secs) {
+        return Err(format!("'{s}' is out of range"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+fn variant(name: Option<String>) -> Result<Option<tengen::games::fiar::Variant>, String> {
+    name.map(|v| v.parse())
+        .transpose()
+        .map_err(|e: tengen::core::RuleError| e.to_string())
 }
 
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
         Command::Analyse {
-            variant,
+            variant: v,
             size,
             moves,
+            time,
+            depth,
+            nodes,
+            threads,
             file,
         } => {
-            let variant = variant
-                .map(|v| v.parse())
-                .transpose()
-                .map_err(|e| format!("{e}"))?;
+            let variant = variant(v)?;
             let size = size
                 .map(|s| analyse::parse_size(&s))
                 .transpose()
@@ -69,13 +124,41 @@ fn run(cli: Cli) -> Result<String, String> {
                 Some(f) => format!("{}: {e}", f.display()),
                 None => e.to_string(),
             })?;
-            Ok(analyse::describe(&board))
+            let mut out = analyse::describe(&board);
+            if time.is_some() || depth.is_some() || nodes.is_some() {
+                out.push_str(&analyse::search(&board, time, depth, nodes, threads));
+            }
+            Ok(out)
+        }
+        Command::Gomocup {
+            variant: v,
+            threads,
+            hash,
+        } => {
+            gomocup::run(gomocup::Options {
+                variant: variant(v)?,
+                threads,
+                hash_mb: hash,
+            });
+            Ok(String::new())
         }
     }
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let mut args: Vec<String> = std::env::args().collect();
+    let invoked_as = std::path::Path::new(&args[0])
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    if invoked_as.to_ascii_lowercase().starts_with("pbrain-") && args.len() == 1 {
+        args.push("gomocup".into());
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    match run(cli) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS

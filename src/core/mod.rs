@@ -3,6 +3,7 @@
 pub mod color;
 pub mod error;
 pub mod sgf;
+pub mod tt;
 pub mod zobrist;
 
 pub use color::Color;

@@ -563,6 +563,59 @@ impl Board {
         self.pats[dir][at(cell)][color.index()]
     }
 
+    /// The four patterns a stone of `color` would make on `p`, one per direction.
+    #[inline]
+    pub fn patterns(&self, p: Point, color: Color) -> [Pattern; 4] {
+        let cell = at(self.index(p.x as usize, p.y as usize));
+        let c = color.index();
+        [
+            self.pats[0][cell][c],
+            self.pats[1][cell][c],
+            self.pats[2][cell][c],
+            self.pats[3][cell][c],
+        ]
+    }
+
+    /// Whether a stone of either colour lies within `radius` (1..=5) points of `p` along
+    /// one of its four lines: the neighbourhood moves are searched in. Read from the line
+    /// keys, so it costs four loads.
+    #[inline]
+    pub fn has_stone_near(&self, p: Point, radius: i32) -> bool {
+        // A field holds a stone when its two bits differ (OWN = 01, OPP = 10).
+        let mut mask = 0u32;
+        for k in 1..=radius {
+            mask |= 1 << (2 * pattern::field(k)) | 1 << (2 * pattern::field(-k));
+        }
+        let cell = at(self.index(p.x as usize, p.y as usize));
+        (0..4).any(|d| {
+            let k = self.keys[d][cell];
+            (k ^ (k >> 1)) & mask != 0
+        })
+    }
+
+    /// Whether a stone of `color` on `p` would capture (capture variants only).
+    pub fn captures_at(&self, p: Point, color: Color) -> bool {
+        let Some(rule) = self.variant.captures() else {
+            return false;
+        };
+        let cell = self.index(p.x as usize, p.y as usize);
+        (0..8).any(|d| {
+            let step = if d < 4 {
+                self.step[d]
+            } else {
+                -self.step[d - 4]
+            };
+            (rule.min_len..=rule.max_len).any(|len| {
+                (1..=len as isize).all(|k| {
+                    stone_color(self.cells[at(cell.wrapping_add_signed(k * step))])
+                        == Some(color.opposite())
+                }) && stone_color(
+                    self.cells[at(cell.wrapping_add_signed((len as isize + 1) * step))],
+                ) == Some(color)
+            })
+        })
+    }
+
     /// The line key of `p` along `dir` as `color` sees it (see [`pattern`]).
     pub fn line_key(&self, p: Point, color: Color, dir: usize) -> u32 {
         self.key_of(self.index(p.x as usize, p.y as usize), dir, color)
@@ -768,6 +821,19 @@ impl Board {
 
     /// Whether the side to move may make `mv` now; the error names the reason if not.
     pub fn check(&self, mv: Move) -> Result<(), RuleError> {
+        self.check_with(mv, true)
+    }
+
+    /// Plays `mv` checked like [`play`] except for the opening restrictions: a manager
+    /// or a record may start from any opening (Gomocup's balanced openings), while the
+    /// engine's own moves keep to the rules.
+    pub fn play_any_opening(&mut self, mv: Move) -> Result<Outcome, RuleError> {
+        self.check_with(mv, false)?;
+        self.play_unchecked(mv);
+        Ok(self.counters.outcome)
+    }
+
+    fn check_with(&self, mv: Move, openings: bool) -> Result<(), RuleError> {
         if self.counters.outcome != Outcome::Ongoing {
             return Err(RuleError::GameOver);
         }
@@ -786,13 +852,13 @@ impl Board {
         }
         let stones_placed = self.counters.placed[0] + self.counters.placed[1];
         let centre = self.centre();
-        if self.variant.centre_first() && stones_placed == 0 && p != centre {
+        if openings && self.variant.centre_first() && stones_placed == 0 && p != centre {
             return Err(RuleError::Restricted {
                 point: p,
                 rule: "the first stone goes on the centre",
             });
         }
-        if self.variant.second_stone_far() && stones_placed == 2 && c == Color::Black {
+        if openings && self.variant.second_stone_far() && stones_placed == 2 && c == Color::Black {
             let dist = (p.x as i32 - centre.x as i32)
                 .abs()
                 .max((p.y as i32 - centre.y as i32).abs());

@@ -1,0 +1,231 @@
+//! The engine facade the protocols and the command line use: a five-in-a-row game, its
+//! settings (variant, threads, hash), and searches run on it. Protocols never reach into
+//! the search itself.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::core::error::Point;
+use crate::core::tt::Table;
+use crate::core::{Color, RuleError};
+use crate::games::fiar::{Board, Foul, Move, Outcome, Variant};
+use crate::search::ab::{self, SearchResult};
+use crate::search::{Limits, Reporter};
+
+/// Default transposition table size when nothing limits memory.
+pub const DEFAULT_HASH_BYTES: usize = 128 << 20;
+
+/// A five-in-a-row engine: the game so far and how to search it.
+pub struct FiarEngine {
+    board: Board,
+    tt: Table,
+    threads: usize,
+}
+
+/// What to do on the clock for one move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    /// Time for this move (ms); 0: as fast as possible.
+    pub turn_ms: Option<u64>,
+    /// Time for the whole game (ms); 0: no limit.
+    pub match_ms: Option<u64>,
+    /// Time left for the whole game (ms).
+    pub left_ms: Option<u64>,
+}
+
+impl Clock {
+    /// The search limits for one move starting now. Keeps a margin so that the move
+    /// arrives in time even on a loaded machine: the Gomocup judge forfeits a move
+    /// slower than min(time_left, timeout_turn) + 1 s.
+    pub fn limits(&self, empties: usize, depth: Option<u32>, nodes: Option<u64>) -> Limits {
+        let now = Instant::now();
+        let turn = match self.turn_ms {
+            Some(0) => 100,
+            Some(t) => t,
+            None => 5_000,
+        };
+        let matched = self.match_ms.is_some_and(|m| m > 0);
+        let left = if matched {
+            self.left_ms.or(self.match_ms)
+        } else {
+            None
+        };
+        let hard = left.map_or(turn, |l| turn.min(l));
+        // Margin: 30 ms plus 5 %, for start-up, output and scheduling noise.
+        let hard = hard.saturating_sub(30 + hard / 20).max(5);
+        // Spread the rest of the game over the moves likely still to come.
+        let moves_to_go = (empties as u64 / 4).clamp(12, 40);
+        let target = match left {
+            Some(l) => hard.min((l / moves_to_go).max(10)),
+            None => hard,
+        };
+        Limits {
+            deadline: Some(now + Duration::from_millis(hard.min(target * 3 / 2 + 5))),
+            soft: Some(Duration::from_millis(target / 2)),
+            depth,
+            nodes,
+            exclude: Vec::new(),
+        }
+    }
+}
+
+impl FiarEngine {
+    pub fn new(variant: Variant, width: usize, height: usize) -> Result<FiarEngine, RuleError> {
+        Ok(FiarEngine::with_board(Board::with_size(
+            variant, width, height,
+        )?))
+    }
+
+    /// An engine on a given position (the command line's analysis).
+    pub fn with_board(board: Board) -> FiarEngine {
+        FiarEngine {
+            board,
+            tt: Table::new(DEFAULT_HASH_BYTES),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.board.variant()
+    }
+
+    /// A new empty board; the variant stays.
+    pub fn new_game(&mut self, width: usize, height: usize) -> Result<(), RuleError> {
+        self.board = Board::with_size(self.board.variant(), width, height)?;
+        Ok(())
+    }
+
+    /// Changes the variant, keeping the game: its moves are played again under the new
+    /// rules (from the set-up stones, if any). On an error nothing changes.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), RuleError> {
+        if variant == self.board.variant() {
+            return Ok(());
+        }
+        let b = &self.board;
+        let mut next = if b.setup().is_empty() {
+            Board::with_size(variant, b.width(), b.height())?
+        } else {
+            Board::from_stones(
+                variant,
+                b.width(),
+                b.height(),
+                b.setup(),
+                first_mover(b.setup()),
+            )?
+        };
+        for mv in b.moves() {
+            next.play_any_opening(mv)?;
+        }
+        self.board = next;
+        Ok(())
+    }
+
+    /// Sets the position from stones in the order they were played (black first):
+    /// replayed as moves, so captures and rows happen; if they are not a legal game
+    /// (another order, a gap in the alternation) they are set up as they stand.
+    pub fn set_position(&mut self, stones: &[(Point, Color)]) -> Result<(), RuleError> {
+        let (w, h, v) = (
+            self.board.width(),
+            self.board.height(),
+            self.board.variant(),
+        );
+        let alternating = stones.iter().enumerate().all(|(i, s)| {
+            s.1 == if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            }
+        });
+        let mut replay = Board::with_size(v, w, h)?;
+        let replayed = alternating
+            && stones
+                .iter()
+                .all(|&(p, _)| replay.play_any_opening(Move::Place(p)).is_ok());
+        let board = if replayed {
+            replay
+        } else {
+            Board::from_stones(v, w, h, stones, first_mover(stones))?
+        };
+        self.board = board;
+        Ok(())
+    }
+
+    /// A move from outside (a manager, a user): any opening is accepted, everything else
+    /// is checked.
+    pub fn play(&mut self, mv: Move) -> Result<Outcome, RuleError> {
+        self.board.play_any_opening(mv)
+    }
+
+    pub fn undo(&mut self) -> Result<Move, RuleError> {
+        self.board.undo()
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 512);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash_bytes(&mut self, bytes: usize) {
+        if bytes != self.tt.bytes() {
+            self.tt = Table::new(bytes.max(1 << 16));
+        }
+    }
+
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// Black's forbidden points now (empty where the variant has none).
+    pub fn forbidden(&self, color: Color) -> Vec<(Point, Foul)> {
+        self.board.forbidden_points(color)
+    }
+
+    /// Searches the current position for the side to move.
+    pub fn think(
+        &self,
+        limits: &Limits,
+        stop: &AtomicBool,
+        reporter: &dyn Reporter,
+    ) -> Option<SearchResult> {
+        ab::search(&self.board, limits, self.threads, &self.tt, stop, reporter)
+    }
+
+    /// Searches a position other than the game's (swap decisions, balancing).
+    pub fn think_on(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        ab::search(
+            board,
+            limits,
+            self.threads,
+            &self.tt,
+            stop,
+            &crate::search::Silent,
+        )
+    }
+}
+
+/// The side to move after set-up stones: black when both have as many.
+fn first_mover(stones: &[(Point, Color)]) -> Color {
+    let blacks = stones.iter().filter(|s| s.1 == Color::Black).count();
+    if blacks * 2 > stones.len() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}

@@ -1,0 +1,116 @@
+//! Evaluation from the line patterns: what each empty point is worth to each side, and
+//! the static score of a position from the side to move's view.
+
+use crate::core::Color;
+use crate::core::error::Point;
+use crate::games::fiar::{Board, Pattern};
+
+/// Value of one direction's pattern on an empty point, for the side that would play there.
+/// Indexed by `Pattern as usize`; hand-set, then tuned by self-play (`bench/`).
+pub const PATTERN_VALUE: [i32; 12] = [
+    0,    // Dead
+    0,    // Overline
+    2,    // Block1
+    5,    // Flex1
+    8,    // Block2
+    26,   // Flex2
+    30,   // Block3
+    110,  // Flex3
+    130,  // Block4
+    900,  // DoubleFour
+    900,  // Flex4
+    6000, // Five
+];
+
+/// The threat a stone on a point would make, all four directions taken together,
+/// strongest first. Decides forcing moves and move order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Threat {
+    None = 0,
+    /// A three that can become a straight four.
+    Three,
+    /// Two threes (a 3-3).
+    DoubleThree,
+    /// One four (one point makes five).
+    Four,
+    /// A four and a three (4-3): wins unless the four's block also stops the three.
+    FourThree,
+    /// A straight four or two fours: the opponent cannot stop both fives.
+    OpenFour,
+    Five,
+}
+
+/// The combined threat of four directional patterns.
+#[inline]
+pub fn threat(pats: [Pattern; 4]) -> Threat {
+    let mut fours = 0;
+    let mut threes = 0;
+    let mut flex4 = false;
+    for p in pats {
+        match p {
+            Pattern::Five => return Threat::Five,
+            Pattern::Flex4 => flex4 = true,
+            Pattern::Flex3 => threes += 1,
+            _ => {}
+        }
+        fours += p.fours();
+    }
+    if flex4 || fours >= 2 {
+        Threat::OpenFour
+    } else if fours == 1 && threes >= 1 {
+        Threat::FourThree
+    } else if fours == 1 {
+        Threat::Four
+    } else if threes >= 2 {
+        Threat::DoubleThree
+    } else if threes == 1 {
+        Threat::Three
+    } else {
+        Threat::None
+    }
+}
+
+/// What an empty point is worth to the side with these patterns there.
+#[inline]
+pub fn point_value(pats: [Pattern; 4]) -> i32 {
+    let base: i32 = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
+    base + match threat(pats) {
+        Threat::Five => 20_000,
+        Threat::OpenFour => 4_000,
+        Threat::FourThree => 2_500,
+        Threat::DoubleThree => 800,
+        _ => 0,
+    }
+}
+
+/// Whether `color` may play on the empty point `p` (renju fouls and the like).
+#[inline]
+pub fn playable(board: &Board, p: Point, color: Color) -> bool {
+    !board.variant().has_fouls(color) || board.foul(p, color).is_none()
+}
+
+/// Static score from the side to move's view: the value of every candidate point to each
+/// side, the mover's weighted up because it moves first; counting games add their rows.
+pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
+    let me = board.to_move();
+    let (mut mine, mut theirs) = (0i64, 0i64);
+    for &p in candidates {
+        let own = board.patterns(p, me);
+        let opp = board.patterns(p, me.opposite());
+        if playable(board, p, me) {
+            mine += point_value(own) as i64;
+        }
+        if playable(board, p, me.opposite()) {
+            theirs += point_value(opp) as i64;
+        }
+    }
+    let mut score = (mine * 6 - theirs * 5) / 16;
+    if board.variant().counting() {
+        score += 3000 * (board.rows(me) as i64 - board.rows(me.opposite()) as i64);
+    }
+    if let Some(rule) = board.variant().captures() {
+        let per = if rule.win_at.is_some() { 150 } else { 60 };
+        score += per * (board.captured(me) as i64 - board.captured(me.opposite()) as i64);
+    }
+    score.clamp(-20_000, 20_000) as i32
+}

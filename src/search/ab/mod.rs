@@ -1,0 +1,624 @@
+//! Alpha-beta search for five-in-a-row: PVS with iterative deepening and aspiration
+//! windows, a shared lock-free transposition table (Lazy SMP), threat-aware move
+//! generation, killer and history ordering, and VCF at the leaves in place of a
+//! quiescence search.
+
+pub mod eval;
+pub mod movegen;
+pub mod threat;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use self::movegen::{Generated, candidates, generate};
+use self::threat::Vcf;
+use super::{Info, Limits, Reporter, Score};
+use crate::core::error::Point;
+use crate::core::tt::{Bound, Entry, Table};
+use crate::games::fiar::{Board, DrawReason, Move, Outcome};
+
+/// Score of a win at the root; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses.
+const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = MATE + 1;
+const MAX_PLY: usize = 128;
+/// Attacker moves VCF may spend at a leaf, and at the root.
+const LEAF_VCF_DEPTH: u32 = 6;
+const ROOT_VCF_DEPTH: u32 = 30;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Move,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+    /// A forced win by fours found at the root, attacker and defender moves.
+    pub vcf: Option<Vec<Point>>,
+}
+
+/// A move in the table's 16 bits: x, y and a presence bit.
+fn encode(p: Point) -> u16 {
+    0x8000 | p.x as u16 | (p.y as u16) << 5
+}
+
+fn decode(m: u16) -> Option<Point> {
+    (m & 0x8000 != 0).then(|| Point::new((m & 31) as u8, ((m >> 5) & 31) as u8))
+}
+
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s > MATE_BOUND {
+        s - ply as i32
+    } else if s < -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The user's view of a score.
+pub fn user_score(score: i32) -> Score {
+    if score > MATE_BOUND {
+        Score::Win((MATE - score) as u32)
+    } else if score < -MATE_BOUND {
+        Score::Loss((MATE + score) as u32)
+    } else {
+        Score::Value(score)
+    }
+}
+
+/// State every search thread shares.
+struct Shared<'a> {
+    tt: &'a Table,
+    /// Set by the caller (a protocol's stop command).
+    external: &'a AtomicBool,
+    /// Set when a limit is reached or the main thread is done.
+    stop: AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    nodes: AtomicU64,
+}
+
+impl Shared<'_> {
+    fn out_of_budget(&self) -> bool {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return true;
+        }
+        self.node_limit
+            .is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+    }
+}
+
+/// One search thread.
+struct Worker<'a> {
+    board: Board,
+    shared: &'a Shared<'a>,
+    id: usize,
+    nodes: u64,
+    unreported: u64,
+    sel_depth: usize,
+    killers: [[u16; 2]; MAX_PLY],
+    history: Vec<i32>,
+    lists: Vec<Vec<(Point, i32)>>,
+    cands: Vec<Vec<Point>>,
+    vcf: Vcf,
+    vcf_line: Vec<Point>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(board: Board, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
+        Worker {
+            board,
+            shared,
+            id,
+            nodes: 0,
+            unreported: 0,
+            sel_depth: 0,
+            killers: [[0; 2]; MAX_PLY],
+            history: vec![0; 2 * 1024],
+            lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            cands: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            vcf: Vcf::new(),
+            vcf_line: Vec::with_capacity(64),
+        }
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed) || self.shared.external.load(Ordering::Relaxed)
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= 512 {
+            self.shared
+                .nodes
+                .fetch_add(self.unreported, Ordering::Relaxed);
+            self.unreported = 0;
+            if self.shared.out_of_budget() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn history_index(&self, p: Point) -> usize {
+        self.board.to_move().index() * 1024 + p.y as usize * 32 + p.x as usize
+    }
+
+    /// The score of a finished game from the side to move's view.
+    fn terminal(&self, ply: usize) -> Option<i32> {
+        match self.board.outcome() {
+            Outcome::Ongoing => None,
+            Outcome::Win { winner, .. } => Some(if winner == self.board.to_move() {
+                MATE - ply as i32
+            } else {
+                -(MATE - ply as i32)
+            }),
+            Outcome::Draw(DrawReason::EqualCount(_)) | Outcome::Draw(_) => Some(0),
+        }
+    }
+
+    /// Negamax with alpha-beta (PVS).
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped() {
+            return 0;
+        }
+        self.sel_depth = self.sel_depth.max(ply);
+        if let Some(s) = self.terminal(ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 2 {
+            let c = &mut self.cands[ply];
+            candidates(&self.board, c);
+            return eval::evaluate(&self.board, c);
+        }
+        // Step 1. Mate-distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // Step 2. Moves, and the immediate win.
+        let mut cands = std::mem::take(&mut self.cands[ply]);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        candidates(&self.board, &mut cands);
+        let generated = generate(&self.board, &cands, &mut list);
+        let result = self.search_moves(
+            generated, &cands, &mut list, depth, alpha, beta, ply, pv_node,
+        );
+        self.cands[ply] = cands;
+        self.lists[ply] = list;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        generated: Generated,
+        cands: &[Point],
+        list: &mut [(Point, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let forced = match generated {
+            Generated::Win(_) => return MATE - ply as i32 - 1,
+            Generated::Moves { forced } => forced,
+        };
+        if list.is_empty() {
+            // No legal answer: either the board is full of forbidden points, or the
+            // four cannot be blocked (renju: its block is forbidden for black).
+            return if forced { -(MATE - ply as i32 - 2) } else { 0 };
+        }
+        let counting = self.board.variant().counting();
+        // Step 3. Leaves: a VCF of the side to move, else the static score.
+        if depth <= 0 && !forced {
+            if !counting
+                && self
+                    .vcf
+                    .solve(&mut self.board, LEAF_VCF_DEPTH, &mut self.vcf_line)
+            {
+                return MATE - ply as i32 - self.vcf_line.len() as i32;
+            }
+            return eval::evaluate(&self.board, cands);
+        }
+        let depth = depth.max(1);
+        // Step 4. Transposition table.
+        let key = self.board.key();
+        let mut tt_move = 0;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let s = from_tt(e.score, ply);
+            if !pv_node && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // Step 5. Order: table move, killers, history, pattern score.
+        let killers = self.killers[ply];
+        for (p, score) in list.iter_mut() {
+            let m = encode(*p);
+            *score += if m == tt_move {
+                1 << 28
+            } else if m == killers[0] || m == killers[1] {
+                1 << 20
+            } else {
+                self.history[self.history_index(*p)].min(1 << 19)
+            };
+        }
+        list.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        // Lazy SMP: helpers look at the moves in a slightly different order.
+        if self.id > 0 && list.len() > 2 && depth > 2 {
+            let k = 1 + (self.id + ply) % 2;
+            let n = list.len() - k;
+            list[k..].rotate_left(((self.id * 7 + ply) % n).min(2));
+        }
+        // Step 6. The moves.
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = 0;
+        let width = if forced {
+            list.len()
+        } else {
+            list.len().min(28)
+        };
+        for i in 0..width {
+            let (p, score) = list[i];
+            self.board.play_unchecked(Move::Place(p));
+            let new_depth = if forced { depth } else { depth - 1 };
+            let mut s;
+            if i == 0 {
+                s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                // Late, quiet moves are searched shallower first.
+                let quiet = score < 1 << 19 && score < 400;
+                let r = if quiet && depth >= 3 && i >= 3 {
+                    1 + (i >= 8) as i32
+                } else {
+                    0
+                };
+                s = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && (r > 0 || pv_node) && s < beta {
+                    s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
+                }
+            }
+            self.board.undo().expect("searched move was played");
+            if self.stopped() {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = encode(p);
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        if !forced {
+                            let k = &mut self.killers[ply];
+                            if k[0] != best_move {
+                                k[1] = k[0];
+                                k[0] = best_move;
+                            }
+                            let h = self.history_index(p);
+                            self.history[h] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// One root iteration over `moves` (best first); returns the best score and move.
+    fn root(
+        &mut self,
+        moves: &mut [(Point, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Point) {
+        let mut best = -INF;
+        let mut best_point = moves[0].0;
+        for i in 0..moves.len() {
+            let p = moves[i].0;
+            self.board.play_unchecked(Move::Place(p));
+            let mut s;
+            if i == 0 {
+                s = -self.search(depth - 1, -beta, -alpha, 1, true);
+            } else {
+                s = -self.search(depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta {
+                    s = -self.search(depth - 1, -beta, -alpha, 1, true);
+                }
+            }
+            self.board.undo().expect("root move was played");
+            if self.stopped() && i > 0 {
+                break;
+            }
+            moves[i].1 = s;
+            if s > best {
+                best = s;
+                best_point = p;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // The best move goes first for the next iteration; the others keep their order.
+        if let Some(i) = moves.iter().position(|m| m.0 == best_point) {
+            moves[..=i].rotate_right(1);
+        }
+        (best, best_point)
+    }
+
+    /// Iterative deepening; the main thread (id 0) reports and decides.
+    fn think(
+        &mut self,
+        root_moves: &[(Point, i32)],
+        limits: &Limits,
+        reporter: &dyn Reporter,
+    ) -> (Point, i32, u32) {
+        let mut moves = root_moves.to_vec();
+        let mut best = (moves[0].0, 0, 0);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .min(MAX_PLY as u32 - 8) as i32;
+        let mut prev: i32 = 0;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            self.sel_depth = 0;
+            // Aspiration window around the last score, widened on failure.
+            let mut delta = 60;
+            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+            let (score, point) = loop {
+                let (s, p) = self.root(&mut moves, depth, alpha, beta);
+                if self.stopped() {
+                    break (s, p);
+                }
+                if s <= alpha && alpha > -INF {
+                    alpha = (s - delta).max(-INF);
+                } else if s >= beta && beta < INF {
+                    beta = (s + delta).min(INF);
+                } else {
+                    break (s, p);
+                }
+                delta *= 3;
+            };
+            if self.stopped() {
+                // A partial iteration counts only if its first (previous best) move was
+                // searched fully and another move beat it.
+                if depth > 1 && point != best.0 && score > prev && score > -INF {
+                    best = (point, score, best.2);
+                }
+                break;
+            }
+            prev = score;
+            best = (point, score, depth as u32);
+            if self.id == 0 {
+                let info = Info {
+                    depth: depth as u32,
+                    sel_depth: self.sel_depth as u32,
+                    score: user_score(score),
+                    nodes: self.shared.nodes.load(Ordering::Relaxed) + self.unreported,
+                    elapsed: self.shared.start.elapsed(),
+                    pv: self
+                        .pv(point, depth as usize)
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect(),
+                    multipv: 1,
+                };
+                reporter.iteration(&info);
+                if limits
+                    .soft
+                    .is_some_and(|s| self.shared.start.elapsed() >= s)
+                {
+                    break;
+                }
+                // A proven result will not change with more depth.
+                if score.abs() > MATE_BOUND && (MATE - score.abs()) < depth {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        best
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    fn pv(&mut self, first: Point, max: usize) -> Vec<Move> {
+        let mut pv = vec![Move::Place(first)];
+        self.board.play_unchecked(Move::Place(first));
+        while pv.len() < max.max(1) && self.board.outcome() == Outcome::Ongoing {
+            let Some(p) = self
+                .shared
+                .tt
+                .probe(self.board.key())
+                .and_then(|e| decode(e.mv))
+            else {
+                break;
+            };
+            if self.board.check(Move::Place(p)).is_err() {
+                break;
+            }
+            pv.push(Move::Place(p));
+            self.board.play_unchecked(Move::Place(p));
+        }
+        for _ in 0..pv.len() {
+            self.board.undo().expect("pv move was played");
+        }
+        pv
+    }
+}
+
+/// Legal root moves (forbidden points excluded) with ordering scores.
+fn root_moves(board: &Board) -> Vec<(Point, i32)> {
+    let mut cands = Vec::new();
+    candidates(board, &mut cands);
+    let mut list = Vec::new();
+    match generate(board, &cands, &mut list) {
+        Generated::Win(p) => return vec![(p, i32::MAX)],
+        Generated::Moves { .. } => {}
+    }
+    let mut moves: Vec<(Point, i32)> = list
+        .into_iter()
+        .filter(|&(p, _)| board.check(Move::Place(p)).is_ok())
+        .collect();
+    if moves.is_empty() {
+        // Nothing near the stones is legal (or the threat cannot be met): any legal point.
+        moves = board
+            .points()
+            .filter(|&p| board.check(Move::Place(p)).is_ok())
+            .map(|p| (p, movegen::order_score(board, p)))
+            .collect();
+    }
+    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves
+}
+
+/// Searches `board` for the side to move with `threads` threads sharing `tt`, until a
+/// limit is reached or `stop` is set. Returns `None` only when no move is legal.
+pub fn search(
+    board: &Board,
+    limits: &Limits,
+    threads: usize,
+    tt: &Table,
+    stop: &AtomicBool,
+    reporter: &dyn Reporter,
+) -> Option<SearchResult> {
+    let start = Instant::now();
+    let mut moves = root_moves(board);
+    moves.retain(|m| !limits.exclude.contains(&m.0));
+    if moves.is_empty() {
+        return board.check(Move::Pass).is_ok().then(|| SearchResult {
+            best: Move::Pass,
+            score: Score::Value(0),
+            depth: 0,
+            nodes: 0,
+            pv: vec![Move::Pass],
+            vcf: None,
+        });
+    }
+    // A five, or a single legal move: no search needed.
+    if moves.len() == 1 || moves[0].1 == i32::MAX {
+        let p = moves[0].0;
+        let win = moves[0].1 == i32::MAX;
+        return Some(SearchResult {
+            best: Move::Place(p),
+            score: if win { Score::Win(1) } else { Score::Value(0) },
+            depth: 0,
+            nodes: 0,
+            pv: vec![Move::Place(p)],
+            vcf: win.then(|| vec![p]),
+        });
+    }
+    // A win by fours settles it at once.
+    let mut scratch = board.clone();
+    let mut vcf = Vcf::new();
+    let mut line = Vec::new();
+    if vcf.solve(&mut scratch, ROOT_VCF_DEPTH, &mut line) && !line.is_empty() {
+        let plies = line.len() as u32;
+        return Some(SearchResult {
+            best: Move::Place(line[0]),
+            score: Score::Win(plies),
+            depth: plies,
+            nodes: vcf.nodes,
+            pv: line.iter().map(|&p| Move::Place(p)).collect(),
+            vcf: Some(line),
+        });
+    }
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        external: stop,
+        stop: AtomicBool::new(false),
+        start,
+        deadline: limits.deadline,
+        node_limit: limits.nodes,
+        nodes: AtomicU64::new(vcf.nodes),
+    };
+    let threads = threads.max(1);
+    let (best, score, depth) = std::thread::scope(|s| {
+        for id in 1..threads {
+            let (shared, moves, limits) = (&shared, &moves, limits);
+            let board = board.clone();
+            s.spawn(move || {
+                let mut w = Worker::new(board, shared, id);
+                w.think(moves, limits, &super::Silent);
+                shared.nodes.fetch_add(w.unreported, Ordering::Relaxed);
+            });
+        }
+        let mut main = Worker::new(board.clone(), &shared, 0);
+        let result = main.think(&moves, limits, reporter);
+        shared.nodes.fetch_add(main.unreported, Ordering::Relaxed);
+        shared.stop.store(true, Ordering::Relaxed);
+        result
+    });
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let mut main = Worker::new(board.clone(), &shared, 0);
+    let pv = main.pv(best, depth.max(1) as usize);
+    Some(SearchResult {
+        best: Move::Place(best),
+        score: user_score(score),
+        depth,
+        nodes,
+        pv,
+        vcf: None,
+    })
+}

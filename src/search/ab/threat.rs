@@ -1,0 +1,228 @@
+//! Threat-space search: VCF (victory by continuous fours) for the side to move.
+//!
+//! The attacker plays only fours; the defender's only answer to a four is its
+//! completion point (plus, in capture variants, any capture, which may break the
+//! four). The attacker wins when a four cannot be stopped: a straight four or two fours,
+//! a completion point the defender may not play (renju: white wins by forcing black onto
+//! a foul), or a five.
+
+use super::eval::{Threat, playable, threat};
+use super::movegen::candidates;
+use crate::core::error::Point;
+use crate::games::fiar::{Board, DIRECTIONS, Move, Outcome, Pattern};
+
+/// A small direct-mapped memory of positions where VCF failed, by key and depth.
+pub struct FailCache {
+    slots: Box<[(u64, u8)]>,
+}
+
+impl FailCache {
+    pub fn new(bits: u32) -> FailCache {
+        FailCache {
+            slots: vec![(0, 0); 1 << bits].into_boxed_slice(),
+        }
+    }
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+    fn failed(&self, key: u64, depth: u32) -> bool {
+        let (k, d) = self.slots[self.slot(key)];
+        k == key && d as u32 >= depth
+    }
+    fn remember(&mut self, key: u64, depth: u32) {
+        let i = self.slot(key);
+        self.slots[i] = (key, depth.min(255) as u8);
+    }
+    pub fn clear(&mut self) {
+        self.slots.fill((0, 0));
+    }
+}
+
+/// Scratch space of one VCF search.
+pub struct Vcf {
+    pub cache: FailCache,
+    cands: Vec<Vec<Point>>,
+    pub nodes: u64,
+}
+
+impl Default for Vcf {
+    fn default() -> Self {
+        Vcf::new()
+    }
+}
+
+impl Vcf {
+    pub fn new() -> Vcf {
+        Vcf {
+            cache: FailCache::new(16),
+            cands: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Whether the side to move wins by continuous fours within `depth` of its own moves.
+    /// On success `line` holds the winning sequence (attacker and defender moves).
+    pub fn solve(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
+        line.clear();
+        if board.variant().counting() || board.outcome() != Outcome::Ongoing {
+            return false;
+        }
+        self.attack(board, depth, 0, line)
+    }
+
+    fn attack(&mut self, board: &mut Board, depth: u32, ply: usize, line: &mut Vec<Point>) -> bool {
+        self.nodes += 1;
+        if depth == 0 {
+            return false;
+        }
+        let key = board.key().0;
+        if self.cache.failed(key, depth) {
+            return false;
+        }
+        if self.cands.len() <= ply {
+            self.cands.push(Vec::new());
+        }
+        let mut cands = std::mem::take(&mut self.cands[ply]);
+        candidates(board, &mut cands);
+        let me = board.to_move();
+        let opp = me.opposite();
+        let mut opp_five = None;
+        let mut opp_fives = 0;
+        for &p in &cands {
+            if threat(board.patterns(p, me)) == Threat::Five {
+                line.push(p);
+                self.cands[ply] = cands;
+                return true;
+            }
+            if threat(board.patterns(p, opp)) == Threat::Five {
+                opp_five = Some(p);
+                opp_fives += 1;
+            }
+        }
+        let mut won = false;
+        if opp_fives <= 1 {
+            for i in 0..cands.len() {
+                let a = cands[i];
+                if opp_five.is_some_and(|b| b != a) {
+                    continue;
+                }
+                let pats = board.patterns(a, me);
+                if !pats.iter().any(|&t| t >= Pattern::Block4) || !playable(board, a, me) {
+                    continue;
+                }
+                if self.after_four(board, a, pats, depth, ply, line) {
+                    won = true;
+                    break;
+                }
+            }
+        }
+        self.cands[ply] = cands;
+        if !won {
+            self.cache.remember(key, depth);
+        }
+        won
+    }
+
+    /// The attacker plays the four on `a`; true if every defence loses.
+    fn after_four(
+        &mut self,
+        board: &mut Board,
+        a: Point,
+        pats: [Pattern; 4],
+        depth: u32,
+        ply: usize,
+        line: &mut Vec<Point>,
+    ) -> bool {
+        let me = board.to_move();
+        board.play_unchecked(Move::Place(a));
+        let mark = line.len();
+        line.push(a);
+        let won = match board.outcome() {
+            Outcome::Win { winner, .. } if winner == me => true,
+            Outcome::Ongoing => {
+                let unstoppable = threat(pats) == Threat::OpenFour;
+                // The completion points of the four just made.
+                let mut blocks = [Point::new(0, 0); 8];
+                let mut n = 0;
+                for (d, &pat) in pats.iter().enumerate() {
+                    if pat < Pattern::Block4 {
+                        continue;
+                    }
+                    let (dx, dy) = DIRECTIONS[d];
+                    for k in (-4..=4).filter(|&k| k != 0) {
+                        let (x, y) = (a.x as i64 + dx as i64 * k, a.y as i64 + dy as i64 * k);
+                        if let Ok(q) = board.point(x, y)
+                            && board.is_empty(q)
+                            && board.pattern(q, me, d) == Pattern::Five
+                            && n < blocks.len()
+                        {
+                            blocks[n] = q;
+                            n += 1;
+                        }
+                    }
+                }
+                if unstoppable || n >= 2 {
+                    true
+                } else if n == 0 {
+                    false
+                } else {
+                    self.defend(board, blocks[0], depth, ply, line)
+                }
+            }
+            _ => false,
+        };
+        if !won {
+            line.truncate(mark);
+        }
+        board.undo().expect("the four was just played");
+        won
+    }
+
+    /// The defender must answer the four whose completion point is `block`.
+    fn defend(
+        &mut self,
+        board: &mut Board,
+        block: Point,
+        depth: u32,
+        ply: usize,
+        line: &mut Vec<Point>,
+    ) -> bool {
+        let def = board.to_move();
+        if !playable(board, block, def) {
+            // Renju: black may not block on a forbidden point.
+            return true;
+        }
+        let mut replies = vec![block];
+        if board.variant().captures().is_some() {
+            let mut cands = Vec::new();
+            candidates(board, &mut cands);
+            replies.extend(
+                cands
+                    .into_iter()
+                    .filter(|&p| p != block && board.captures_at(p, def)),
+            );
+        }
+        let mark = line.len();
+        for (i, &r) in replies.iter().enumerate() {
+            board.play_unchecked(Move::Place(r));
+            let ok = match board.outcome() {
+                Outcome::Ongoing => {
+                    if i == 0 {
+                        line.push(r);
+                    }
+                    let mut sub = Vec::new();
+                    let target = if i == 0 { &mut *line } else { &mut sub };
+                    self.attack(board, depth - 1, ply + 1, target)
+                }
+                Outcome::Win { winner, .. } => winner != def,
+                Outcome::Draw(_) => false,
+            };
+            board.undo().expect("the reply was just played");
+            if !ok {
+                line.truncate(mark);
+                return false;
+            }
+        }
+        true
+    }
+}
