@@ -780,7 +780,7 @@ fn balance_moves(
         .filter(|&p| playable(board, p, me) && board.check(Move::Place(p)).is_ok())
         .map(|p| (p, order_score(board, p)))
         .collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1));
+    scored.sort_by_key(|m| std::cmp::Reverse(m.1));
     scored.truncate(10);
     let budget = budget.unwrap_or(Duration::from_secs(2));
     let per = budget / (scored.len().max(1) as u32 * count as u32);

@@ -278,7 +278,7 @@ impl<'a> Worker<'a> {
                 self.history[self.history_index(*p)].min(1 << 19)
             };
         }
-        list.sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         // Lazy SMP: helpers look at the moves in a slightly different order.
         if self.id > 0 && list.len() > 2 && depth > 2 {
             let k = 1 + (self.id + ply) % 2;
@@ -294,16 +294,15 @@ impl<'a> Worker<'a> {
         } else {
             list.len().min(28)
         };
-        for i in 0..width {
-            let (p, score) = list[i];
+        for (i, &(p, _)) in list[..width].iter().enumerate() {
+            // Late, quiet moves (making and stopping nothing much) are searched shallower first.
+            let quiet = i >= 3 && movegen::order_score(&self.board, p) < 400;
             self.board.play_unchecked(Move::Place(p));
             let new_depth = if forced { depth } else { depth - 1 };
             let mut s;
             if i == 0 {
                 s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
-                // Late, quiet moves are searched shallower first.
-                let quiet = score < 1 << 19 && score < 400;
                 let r = if quiet && depth >= 3 && i >= 3 {
                     1 + (i >= 8) as i32
                 } else {
@@ -367,8 +366,8 @@ impl<'a> Worker<'a> {
     ) -> (i32, Point) {
         let mut best = -INF;
         let mut best_point = moves[0].0;
-        for i in 0..moves.len() {
-            let p = moves[i].0;
+        for (i, m) in moves.iter_mut().enumerate() {
+            let p = m.0;
             self.board.play_unchecked(Move::Place(p));
             let mut s;
             if i == 0 {
@@ -380,10 +379,11 @@ impl<'a> Worker<'a> {
                 }
             }
             self.board.undo().expect("root move was played");
-            if self.stopped() && i > 0 {
+            if self.stopped() {
+                // An interrupted search says nothing about this move.
                 break;
             }
-            moves[i].1 = s;
+            m.1 = s;
             if s > best {
                 best = s;
                 best_point = p;
@@ -528,7 +528,7 @@ fn root_moves(board: &Board) -> Vec<(Point, i32)> {
             .map(|p| (p, movegen::order_score(board, p)))
             .collect();
     }
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     moves
 }
 

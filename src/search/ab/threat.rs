@@ -101,8 +101,7 @@ impl Vcf {
         }
         let mut won = false;
         if opp_fives <= 1 {
-            for i in 0..cands.len() {
-                let a = cands[i];
+            for &a in &cands {
                 if opp_five.is_some_and(|b| b != a) {
                     continue;
                 }

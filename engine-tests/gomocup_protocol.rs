@@ -1,0 +1,329 @@
+//! Gomocup protocol transcripts (`protocols/gomocup/*.in` / `*.out`) replayed against the
+//! binary the way a manager drives a brain: one line at a time, waiting for the reply
+//! where a reply is due. Also: END while thinking, and time discipline over whole games.
+//!
+//! Expected lines: exact text, `*` matching anything, `a|b` alternatives, and `<move>`
+//! for any `x,y`. `MESSAGE` lines are ignored.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Brain {
+    fn start() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+            .args(["gomocup", "--threads", "1", "--hash", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if !l.starts_with("MESSAGE") && tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn reply(&self, timeout: Duration) -> Option<String> {
+        self.lines.recv_timeout(timeout).ok()
+    }
+
+    fn exited_within(&mut self, timeout: Duration) -> bool {
+        let end = Instant::now() + timeout;
+        while Instant::now() < end {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn glob(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            text.starts_with(head)
+                && (0..=text.len() - head.len()).any(|i| {
+                    text.is_char_boundary(head.len() + i) && glob(tail, &text[head.len() + i..])
+                })
+        }
+    }
+}
+
+fn is_move(t: &str) -> bool {
+    let mut it = t.split(',');
+    matches!((it.next(), it.next(), it.next()), (Some(a), Some(b), None) if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok())
+}
+
+fn matches(expected: &str, got: &str) -> bool {
+    expected.split('|').any(|alt| {
+        let words: Vec<&str> = alt.split(' ').collect();
+        let got_words: Vec<&str> = got.split(' ').collect();
+        if words.iter().all(|w| *w == "<move>") {
+            return words.len() == got_words.len() && got_words.iter().all(|w| is_move(w));
+        }
+        glob(alt, got)
+    })
+}
+
+/// Replays one transcript; returns the lines it got.
+fn replay(name: &str) {
+    let dir = format!("{}/protocols/gomocup", env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(format!("{dir}/{name}.in")).unwrap();
+    let expected: Vec<String> = std::fs::read_to_string(format!("{dir}/{name}.out"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut brain = Brain::start();
+    let mut got = Vec::new();
+    let mut block: Option<String> = None;
+    for raw in input.split_inclusive('\n') {
+        let line = raw.trim_end_matches('\n');
+        brain.stdin.write_all(raw.as_bytes()).unwrap();
+        if !raw.ends_with('\n') {
+            brain.stdin.write_all(b"\n").unwrap();
+        }
+        brain.stdin.flush().unwrap();
+        let word = line
+            .trim()
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_uppercase();
+        let reply_due = match (&block, word.as_str()) {
+            (Some(b), "DONE") => {
+                let due = b != "YXBOARD";
+                block = None;
+                due
+            }
+            (Some(_), _) => false,
+            (None, "BOARD" | "YXBOARD" | "SWAP2BOARD") => {
+                block = Some(word.clone());
+                false
+            }
+            (None, "INFO" | "END" | "STOP" | "YXSTOP" | "YXHASHCLEAR") => false,
+            (None, _) => true,
+        };
+        if word == "END" {
+            assert!(
+                brain.exited_within(Duration::from_secs(2)),
+                "{name}: END did not exit"
+            );
+            break;
+        }
+        if reply_due {
+            match brain.reply(Duration::from_secs(10)) {
+                Some(l) => got.push(l),
+                None => panic!("{name}: no reply to '{line}'; so far {got:?}"),
+            }
+        }
+        // Anything unasked for (an error for a line that needs no reply) shows up here.
+        while let Some(l) = brain.reply(Duration::from_millis(if reply_due { 20 } else { 60 })) {
+            got.push(l);
+        }
+    }
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{name}: got {got:#?}\nexpected {expected:#?}"
+    );
+    for (g, e) in got.iter().zip(&expected) {
+        assert!(
+            matches(e, g),
+            "{name}: expected '{e}', got '{g}' in {got:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_whole_game_with_takeback_and_restart() {
+    replay("game");
+}
+
+#[test]
+fn board_with_an_opening() {
+    replay("board");
+}
+
+#[test]
+fn rectstart_and_crlf_input() {
+    replay("rect-crlf");
+}
+
+#[test]
+fn swap2_in_all_three_stages() {
+    replay("swap2");
+}
+
+#[test]
+fn malformed_and_illegal_input() {
+    replay("bad-input");
+}
+
+#[test]
+fn renju_forbidden_points_and_a_foul_from_the_manager() {
+    replay("renju");
+}
+
+#[test]
+fn end_while_thinking_exits_within_a_second() {
+    let mut brain = Brain::start();
+    brain.send("INFO timeout_turn 60000");
+    brain.send("INFO timeout_match 600000");
+    brain.send("INFO time_left 600000");
+    brain.send("START 20");
+    assert_eq!(brain.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+    brain.send("TURN 10,10");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    brain.send("END");
+    assert!(
+        brain.exited_within(Duration::from_secs(1)),
+        "still running after END"
+    );
+    assert!(t.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn stop_answers_at_once_with_a_move() {
+    let mut brain = Brain::start();
+    brain.send("INFO timeout_turn 60000");
+    brain.send("START 15");
+    assert_eq!(brain.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+    brain.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    brain.send("YXSTOP");
+    let m = brain
+        .reply(Duration::from_secs(2))
+        .expect("a move after YXSTOP");
+    assert!(is_move(&m), "{m}");
+    assert!(t.elapsed() < Duration::from_secs(1));
+}
+
+/// A whole game against a simple opponent (it completes its own fours, blocks the
+/// brain's, else plays next to the last stone) with timeout_turn 200 ms: every move in
+/// time, with a generous margin for a loaded CI machine, and every move legal.
+#[test]
+fn time_discipline_over_whole_games() {
+    for (rule, size) in [(0, 15), (4, 15)] {
+        let mut brain = Brain::start();
+        brain.send("INFO timeout_turn 200");
+        brain.send("INFO timeout_match 1000000");
+        brain.send(&format!("INFO rule {rule}"));
+        brain.send(&format!("START {size}"));
+        assert_eq!(brain.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+        let mut board = vec![vec![0u8; size]; size];
+        let mut slowest = Duration::ZERO;
+        let mut moves = 0;
+        brain.send("BEGIN");
+        let mut t = Instant::now();
+        loop {
+            let reply = brain.reply(Duration::from_secs(5)).expect("a move in time");
+            slowest = slowest.max(t.elapsed());
+            let (x, y) = reply
+                .split_once(',')
+                .map(|(a, b)| (a.parse::<usize>().unwrap(), b.parse::<usize>().unwrap()))
+                .unwrap();
+            assert_eq!(board[y][x], 0, "brain played on an occupied point {reply}");
+            board[y][x] = 1;
+            moves += 1;
+            if five(&board, x, y, 1) || moves >= size * size / 2 - 1 {
+                break;
+            }
+            let (ox, oy) = opponent_move(&board, x, y);
+            board[oy][ox] = 2;
+            if five(&board, ox, oy, 2) {
+                break;
+            }
+            brain.send("INFO time_left 1000000");
+            brain.send(&format!("TURN {ox},{oy}"));
+            t = Instant::now();
+        }
+        assert!(
+            slowest < Duration::from_millis(900),
+            "rule {rule}: slowest move took {slowest:?}"
+        );
+        assert!(moves >= 4);
+    }
+}
+
+fn five(b: &[Vec<u8>], x: usize, y: usize, c: u8) -> bool {
+    let n = b.len() as i64;
+    [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+        let mut run = 1;
+        for s in [1i64, -1] {
+            let (mut cx, mut cy) = (x as i64 + s * dx, y as i64 + s * dy);
+            while (0..n).contains(&cx) && (0..n).contains(&cy) && b[cy as usize][cx as usize] == c {
+                run += 1;
+                cx += s * dx;
+                cy += s * dy;
+            }
+        }
+        run >= 5
+    })
+}
+
+fn opponent_move(b: &[Vec<u8>], lx: usize, ly: usize) -> (usize, usize) {
+    let n = b.len();
+    let empties: Vec<(usize, usize)> = (0..n)
+        .flat_map(|y| (0..n).map(move |x| (x, y)))
+        .filter(|&(x, y)| b[y][x] == 0)
+        .collect();
+    let mut trial = b.to_vec();
+    for c in [2u8, 1] {
+        for &(x, y) in &empties {
+            trial[y][x] = c;
+            let wins = five(&trial, x, y, c);
+            trial[y][x] = 0;
+            if wins {
+                return (x, y);
+            }
+        }
+    }
+    *empties
+        .iter()
+        .min_by_key(|&&(x, y)| {
+            (x as i64 - lx as i64)
+                .abs()
+                .max((y as i64 - ly as i64).abs())
+                * 1000
+                + (x * 7 + y * 13) as i64 % 97
+        })
+        .unwrap()
+}
