@@ -120,7 +120,6 @@ fn replay(name: &str) {
         }
         brain.stdin.flush().unwrap();
         let word = line
-            .trim()
             .split_whitespace()
             .next()
             .unwrap_or("")
