@@ -25,7 +25,10 @@ const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// Attacker moves VCF may spend at a leaf, and at the root.
 const LEAF_VCF_DEPTH: u32 = 6;
-const ROOT_VCF_DEPTH: u32 = 30;
+const ROOT_VCF_DEPTH: u32 = 225;
+/// Positions one VCF may look at, at a leaf and at the root.
+const LEAF_VCF_NODES: u64 = 60;
+const ROOT_VCF_NODES: u64 = 300_000;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -112,6 +115,8 @@ struct Worker<'a> {
     nodes: u64,
     unreported: u64,
     sel_depth: usize,
+    /// Deepest ply of this iteration (its depth plus room for forced extensions).
+    ply_limit: usize,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<i32>,
     lists: Vec<Vec<(Point, i32)>>,
@@ -129,6 +134,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unreported: 0,
             sel_depth: 0,
+            ply_limit: MAX_PLY - 2,
             killers: [[0; 2]; MAX_PLY],
             history: vec![0; 2 * 1024],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -191,7 +197,9 @@ impl<'a> Worker<'a> {
         if let Some(s) = self.terminal(ply) {
             return s;
         }
-        if ply >= MAX_PLY - 2 {
+        // Forced answers to fours are searched without using up depth; this bound keeps
+        // the chains of four-and-block in a crowded position from running away.
+        if ply >= self.ply_limit {
             let c = &mut self.cands[ply];
             candidates(&self.board, c);
             return eval::evaluate(&self.board, c);
@@ -240,9 +248,12 @@ impl<'a> Worker<'a> {
         // Step 3. Leaves: a VCF of the side to move, else the static score.
         if depth <= 0 && !forced {
             if !counting
-                && self
-                    .vcf
-                    .solve(&mut self.board, LEAF_VCF_DEPTH, &mut self.vcf_line)
+                && self.vcf.solve(
+                    &mut self.board,
+                    LEAF_VCF_DEPTH,
+                    LEAF_VCF_NODES,
+                    &mut self.vcf_line,
+                )
             {
                 return MATE - ply as i32 - self.vcf_line.len() as i32;
             }
@@ -419,6 +430,7 @@ impl<'a> Worker<'a> {
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
             self.sel_depth = 0;
+            self.ply_limit = (depth as usize * 2 + 8).min(MAX_PLY - 2);
             // Aspiration window around the last score, widened on failure.
             let mut delta = 60;
             let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
@@ -572,7 +584,10 @@ pub fn search(
     let mut scratch = board.clone();
     let mut vcf = Vcf::new();
     let mut line = Vec::new();
-    if vcf.solve(&mut scratch, ROOT_VCF_DEPTH, &mut line) && !line.is_empty() {
+    if vcf.solve(&mut scratch, ROOT_VCF_DEPTH, ROOT_VCF_NODES, &mut line)
+        && !line.is_empty()
+        && !limits.exclude.contains(&line[0])
+    {
         let plies = line.len() as u32;
         return Some(SearchResult {
             best: Move::Place(line[0]),

@@ -43,6 +43,9 @@ pub struct Vcf {
     pub cache: FailCache,
     cands: Vec<Vec<Point>>,
     pub nodes: u64,
+    /// Node count at which the current solve gives up (a failure not worth caching).
+    limit: u64,
+    aborted: bool,
 }
 
 impl Default for Vcf {
@@ -57,22 +60,37 @@ impl Vcf {
             cache: FailCache::new(16),
             cands: Vec::new(),
             nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
         }
     }
 
-    /// Whether the side to move wins by continuous fours within `depth` of its own moves.
-    /// On success `line` holds the winning sequence (attacker and defender moves).
-    pub fn solve(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
+    /// Whether the side to move wins by continuous fours within `depth` of its own moves,
+    /// looking at no more than `budget` positions. On success `line` holds the winning
+    /// sequence (attacker and defender moves).
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        budget: u64,
+        line: &mut Vec<Point>,
+    ) -> bool {
         line.clear();
         if board.variant().counting() || board.outcome() != Outcome::Ongoing {
             return false;
         }
+        self.limit = self.nodes.saturating_add(budget);
+        self.aborted = false;
         self.attack(board, depth, 0, line)
     }
 
     fn attack(&mut self, board: &mut Board, depth: u32, ply: usize, line: &mut Vec<Point>) -> bool {
         self.nodes += 1;
         if depth == 0 {
+            return false;
+        }
+        if self.nodes >= self.limit {
+            self.aborted = true;
             return false;
         }
         let key = board.key().0;
@@ -116,7 +134,7 @@ impl Vcf {
             }
         }
         self.cands[ply] = cands;
-        if !won {
+        if !won && !self.aborted {
             self.cache.remember(key, depth);
         }
         won
