@@ -52,6 +52,13 @@ enum Command {
         /// A record: SGF (GM[4]), Piskvork PSQ, a move list, or a board diagram
         file: Option<PathBuf>,
     },
+    /// Search a fixed set of positions to a fixed depth on one thread: the node count is
+    /// the search's signature, nodes per second its speed here.
+    Bench {
+        /// Depth of every search
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+    },
     /// Speak the Gomocup (Piskvork) protocol with Yixin-Board's extensions on stdin/stdout.
     Gomocup {
         /// Variant to start with (INFO rule / INFO variant change it)
@@ -128,6 +135,26 @@ fn run(cli: Cli) -> Result<String, String> {
             if time.is_some() || depth.is_some() || nodes.is_some() {
                 out.push_str(&analyse::search(&board, time, depth, nodes, threads));
             }
+            Ok(out)
+        }
+        Command::Bench { depth } => {
+            let mut out = String::new();
+            let (mut nodes, mut micros) = (0u64, 0u128);
+            for l in tengen::bench::run(depth) {
+                out.push_str(&format!(
+                    "{:>10} nodes {:>8} nodes/s  {}\n",
+                    l.nodes,
+                    l.nodes as u128 * 1_000_000 / l.micros,
+                    l.name
+                ));
+                nodes += l.nodes;
+                micros += l.micros;
+            }
+            out.push_str(&format!(
+                "total {nodes} nodes, {} ms, {} nodes/s\n",
+                micros / 1000,
+                nodes as u128 * 1_000_000 / micros.max(1)
+            ));
             Ok(out)
         }
         Command::Gomocup {

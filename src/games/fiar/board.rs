@@ -255,6 +255,8 @@ pub struct Board {
     /// Per cell and direction: the pattern a black and a white stone would make there
     /// (kept for every point, but meaningful only where the point is empty).
     pats: Box<[[[Pattern; 2]; CAP]; 4]>,
+    /// Per cell: stones within two points along its four lines (where moves are searched).
+    near: Box<[u8; CAP]>,
     /// Each colour's own table (fouls, shared-centre corrections).
     tables: [&'static Table; 2],
     /// Both colours' patterns by black's key (the incremental update).
@@ -325,6 +327,7 @@ impl Board {
             cells,
             keys: Box::new([[0; CAP]; 4]),
             pats: Box::new([[[Pattern::Dead; 2]; CAP]; 4]),
+            near: Box::new([0; CAP]),
             tables: [pattern::table(black_rule), pattern::table(white_rule)],
             pair: pattern::pair_table(black_rule, white_rule),
             centre_cell: (height / 2 + PAD) * stride + width / 2 + PAD,
@@ -576,6 +579,22 @@ impl Board {
         ]
     }
 
+    /// Every empty point with a stone within two points along one of its lines, row by
+    /// row: where a search looks for moves. Kept incrementally, so this is one pass over
+    /// the board reading two bytes a point.
+    pub fn empties_near_stones(&self, out: &mut Vec<Point>) {
+        out.clear();
+        for y in 0..self.height {
+            let base = self.index(0, y);
+            for x in 0..self.width {
+                let c = at(base + x);
+                if self.cells[c] == EMPTY && self.near[c] != 0 {
+                    out.push(Point::new(x as u8, y as u8));
+                }
+            }
+        }
+    }
+
     /// Whether a stone of either colour lies within `radius` (1..=5) points of `p` along
     /// one of its four lines: the neighbourhood moves are searched in. Read from the line
     /// keys, so it costs four loads.
@@ -674,6 +693,15 @@ impl Board {
         } else {
             self.empties += 1;
         }
+        let stones_delta = (new != EMPTY) as i32 - (old != EMPTY) as i32;
+        if stones_delta != 0 {
+            for d in 0..4 {
+                for k in [-2, -1, 1, 2] {
+                    let n = &mut self.near[at(cell.wrapping_add_signed(k * self.step[d]))];
+                    *n = (*n as i32 + stones_delta) as u8;
+                }
+            }
+        }
         let diff = VIEW[old as usize] ^ VIEW[new as usize];
         let pair = self.pair;
         for d in 0..4 {
@@ -735,8 +763,19 @@ impl Board {
         key
     }
 
-    /// Recomputes every on-board cell's line keys and patterns from the cells.
+    /// Recomputes every on-board cell's line keys, patterns and near counts from the cells.
     fn rebuild_lines(&mut self) {
+        self.near.fill(0);
+        for cell in 0..CAP {
+            if matches!(self.cells[cell], EMPTY | WALL) {
+                continue;
+            }
+            for d in 0..4 {
+                for k in [-2, -1, 1, 2] {
+                    self.near[at(cell.wrapping_add_signed(k * self.step[d]))] += 1;
+                }
+            }
+        }
         for y in 0..self.height {
             for x in 0..self.width {
                 let cell = self.index(x, y);
@@ -807,6 +846,11 @@ impl Board {
                     }
                 }
             }
+        }
+        let mut near = self.clone();
+        near.rebuild_lines();
+        if near.near[..] != self.near[..] {
+            return Err("near counts differ from the recomputed ones".into());
         }
         if empties != self.empties {
             return Err(format!("empty count {} != {empties}", self.empties));

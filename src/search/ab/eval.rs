@@ -40,9 +40,58 @@ pub enum Threat {
     Five,
 }
 
+/// Index of four patterns in the combination tables (12^4 entries).
+#[inline]
+fn combo(p: [Pattern; 4]) -> usize {
+    ((p[0] as usize * 12 + p[1] as usize) * 12 + p[2] as usize) * 12 + p[3] as usize
+}
+
+/// Threat and value of every combination of four patterns, computed once.
+struct Combos {
+    threat: Vec<Threat>,
+    value: Vec<i32>,
+}
+
+fn combos() -> &'static Combos {
+    static C: std::sync::OnceLock<Combos> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        const ALL: [Pattern; 12] = [
+            Pattern::Dead,
+            Pattern::Overline,
+            Pattern::Block1,
+            Pattern::Flex1,
+            Pattern::Block2,
+            Pattern::Flex2,
+            Pattern::Block3,
+            Pattern::Flex3,
+            Pattern::Block4,
+            Pattern::DoubleFour,
+            Pattern::Flex4,
+            Pattern::Five,
+        ];
+        let mut c = Combos { threat: vec![Threat::None; 12 * 12 * 12 * 12], value: vec![0; 12 * 12 * 12 * 12] };
+        for a in ALL {
+            for b in ALL {
+                for d in ALL {
+                    for e in ALL {
+                        let p = [a, b, d, e];
+                        c.threat[combo(p)] = compute_threat(p);
+                        c.value[combo(p)] = compute_value(p);
+                    }
+                }
+            }
+        }
+        c
+    })
+}
+
 /// The combined threat of four directional patterns.
 #[inline]
 pub fn threat(pats: [Pattern; 4]) -> Threat {
+    combos().threat[combo(pats)]
+}
+
+fn compute_threat(pats: [Pattern; 4]) -> Threat {
     let mut fours = 0;
     let mut threes = 0;
     let mut flex4 = false;
@@ -73,8 +122,12 @@ pub fn threat(pats: [Pattern; 4]) -> Threat {
 /// What an empty point is worth to the side with these patterns there.
 #[inline]
 pub fn point_value(pats: [Pattern; 4]) -> i32 {
+    combos().value[combo(pats)]
+}
+
+fn compute_value(pats: [Pattern; 4]) -> i32 {
     let base: i32 = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
-    base + match threat(pats) {
+    base + match compute_threat(pats) {
         Threat::Five => 20_000,
         Threat::OpenFour => 4_000,
         Threat::FourThree => 2_500,

@@ -14,11 +14,7 @@ pub fn candidates(board: &Board, out: &mut Vec<Point>) {
         out.push(board.centre());
         return;
     }
-    for p in board.points() {
-        if board.is_empty(p) && board.has_stone_near(p, 2) {
-            out.push(p);
-        }
-    }
+    board.empties_near_stones(out);
 }
 
 /// What the side to move faces, and the moves worth searching.
