@@ -4,6 +4,7 @@
 //! foundations (`core`); the `tengen` binary puts a command line on top.
 
 pub mod analyse;
+pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod engine;

@@ -59,6 +59,31 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         depth: u32,
     },
+    /// Play two Gomocup brains against each other, refereed by Tengen's rules; each
+    /// opening twice with colours swapped. Prints every game and the score with its
+    /// Elo margin.
+    Match {
+        /// First brain's command line, e.g. "target/release/tengen gomocup --threads 1"
+        #[arg(long)]
+        engine1: String,
+        /// Second brain's command line, e.g. "pbrain-figrid"
+        #[arg(long)]
+        engine2: String,
+        #[arg(long, default_value = "freestyle")]
+        variant: String,
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        #[arg(long, default_value_t = 40)]
+        games: usize,
+        /// Time per move (timeout_turn), ms
+        #[arg(long, default_value_t = 1000)]
+        time: u64,
+        /// Stones in each random opening near the centre
+        #[arg(long, default_value_t = 3)]
+        opening_stones: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Speak the Gomocup (Piskvork) protocol with Yixin-Board's extensions on stdin/stdout.
     Gomocup {
         /// Variant to start with (INFO rule / INFO variant change it)
@@ -136,6 +161,70 @@ fn run(cli: Cli) -> Result<String, String> {
                 out.push_str(&analyse::search(&board, time, depth, nodes, threads));
             }
             Ok(out)
+        }
+        Command::Match {
+            engine1,
+            engine2,
+            variant: v,
+            size,
+            games,
+            time,
+            opening_stones,
+            seed,
+        } => {
+            let variant = variant(Some(v))?.expect("given");
+            if !(5..=32).contains(&size) {
+                return Err(format!("--size {size}: must be 5..=32"));
+            }
+            let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+            let (e1, e2) = (split(&engine1), split(&engine2));
+            if e1.is_empty() || e2.is_empty() {
+                return Err("--engine1 and --engine2 need a command".into());
+            }
+            let cfg = tengen::arena::Config {
+                engines: [e1, e2],
+                variant,
+                size,
+                games,
+                turn_ms: time,
+                opening_stones,
+                seed,
+            };
+            let mut tally = tengen::arena::Tally::default();
+            for n in 0..games {
+                let g = tengen::arena::play_game(&cfg, n)?;
+                tally.add(&g);
+                let result = match g.winner {
+                    Some(w) => format!("engine{} wins", w + 1),
+                    None => "draw".to_string(),
+                };
+                let (elo, margin) = tally.elo();
+                println!(
+                    "game {:>3}: engine{} black, {} moves, {result} ({}); slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
+                    n + 1,
+                    g.black + 1,
+                    g.moves.len(),
+                    g.reason,
+                    g.slowest[0].as_millis(),
+                    g.slowest[1].as_millis(),
+                    tally.wins,
+                    tally.draws,
+                    tally.losses,
+                    elo,
+                    margin
+                );
+            }
+            let (elo, margin) = tally.elo();
+            Ok(format!(
+                "engine1 vs engine2: +{} ={} -{} of {}, score {:.1}%, elo {:+.0} ± {:.0} (95%)\n",
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                tally.games(),
+                tally.score() * 100.0,
+                elo,
+                margin
+            ))
         }
         Command::Bench { depth } => {
             let mut out = String::new();

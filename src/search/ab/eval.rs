@@ -69,7 +69,10 @@ fn combos() -> &'static Combos {
             Pattern::Flex4,
             Pattern::Five,
         ];
-        let mut c = Combos { threat: vec![Threat::None; 12 * 12 * 12 * 12], value: vec![0; 12 * 12 * 12 * 12] };
+        let mut c = Combos {
+            threat: vec![Threat::None; 12 * 12 * 12 * 12],
+            value: vec![0; 12 * 12 * 12 * 12],
+        };
         for a in ALL {
             for b in ALL {
                 for d in ALL {
