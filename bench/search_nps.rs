@@ -19,10 +19,18 @@ fn nps(c: &mut Criterion) {
     let mut group = c.benchmark_group("search_100k_nodes");
     group.sample_size(10);
     for (i, &(variant, size, moves)) in POSITIONS.iter().enumerate() {
-        let board = Record::parse_moves(moves, size, size).unwrap().replay(variant).unwrap();
+        let board = Record::parse_moves(moves, size, size)
+            .unwrap()
+            .replay(variant)
+            .unwrap();
         let tt = Table::new(16 << 20);
-        let limits = Limits { nodes: Some(NODES), ..Default::default() };
-        let probe = tengen::search::ab::search(&board, &limits, 1, &tt, &AtomicBool::new(false), &Silent).unwrap();
+        let limits = Limits {
+            nodes: Some(NODES),
+            ..Default::default()
+        };
+        let probe =
+            tengen::search::ab::search(&board, &limits, 1, &tt, &AtomicBool::new(false), &Silent)
+                .unwrap();
         if probe.nodes < NODES / 2 {
             // Solved at the root (a win by fours): nothing to time.
             continue;
@@ -30,7 +38,14 @@ fn nps(c: &mut Criterion) {
         group.bench_function(format!("{i} {variant} {size}x{size}"), |b| {
             b.iter(|| {
                 tt.clear();
-                let r = tengen::search::ab::search(&board, &limits, 1, &tt, &AtomicBool::new(false), &Silent);
+                let r = tengen::search::ab::search(
+                    &board,
+                    &limits,
+                    1,
+                    &tt,
+                    &AtomicBool::new(false),
+                    &Silent,
+                );
                 black_box(r.map(|r| r.nodes))
             })
         });

@@ -11,7 +11,7 @@ use tengen::core::error::Point;
 use tengen::core::tt::Table;
 use tengen::games::fiar::record::parse_point;
 use tengen::games::fiar::{Board, Move, Outcome, Pattern, Variant};
-use tengen::search::ab::threat::Vcf;
+use tengen::search::ab::threat::{Vcf, Vct};
 use tengen::search::ab::{SearchResult, search};
 use tengen::search::{Limits, Score, Silent};
 
@@ -339,5 +339,45 @@ fn always_blocks_a_four() {
     assert!(
         checked >= 50,
         "only {checked} positions with a four to block"
+    );
+}
+
+/// No four anywhere, but h8 makes two open threes (freestyle): a win by threats that the
+/// VCT finds and the VCF cannot.
+#[test]
+fn double_three_is_a_vct_win_in_freestyle_only() {
+    let rows = [
+        "O.............O",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        ".......X.......",
+        ".......X.......",
+        ".....XX........",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "O.............O",
+    ];
+    let b = board(Variant::Freestyle, &rows);
+    let mut line = Vec::new();
+    assert!(!Vcf::new().solve(&mut b.clone(), 20, 100_000, &mut line));
+    assert!(
+        Vct::new().solve(&mut b.clone(), 2, 100_000, &mut line),
+        "no VCT"
+    );
+    assert_eq!(line[0], pt("h8"));
+    let r = think(&b, 10_000);
+    assert_eq!(r.best, Move::Place(pt("h8")));
+    assert!(matches!(r.score, Score::Win(_)), "{:?}", r.score);
+    // In renju the same point is a forbidden double-three: no win by threats there.
+    let r = board(Variant::Renju, &rows);
+    assert!(
+        !Vct::new().solve(&mut r.clone(), 2, 100_000, &mut line),
+        "{line:?}"
     );
 }

@@ -201,7 +201,7 @@ pub fn search(
             let _ = writeln!(s, "principal variation: {}", pv.join(" "));
             if let Some(line) = r.vcf {
                 let l: Vec<String> = line.iter().map(|p| p.to_string()).collect();
-                let _ = writeln!(s, "winning threat sequence (fours): {}", l.join(" "));
+                let _ = writeln!(s, "winning threat sequence: {}", l.join(" "));
             }
         }
     }

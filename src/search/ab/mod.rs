@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use self::movegen::{Generated, candidates, generate};
-use self::threat::Vcf;
+use self::threat::{Vcf, Vct};
 use super::{Info, Limits, Reporter, Score};
 use crate::core::error::Point;
 use crate::core::tt::{Bound, Entry, Table};
@@ -29,6 +29,9 @@ const ROOT_VCF_DEPTH: u32 = 225;
 /// Positions one VCF may look at, at a leaf and at the root.
 const LEAF_VCF_NODES: u64 = 60;
 const ROOT_VCF_NODES: u64 = 300_000;
+/// Attacker moves and positions of the root's VCT.
+const ROOT_VCT_DEPTH: u32 = 4;
+const ROOT_VCT_NODES: u64 = 40_000;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -597,6 +600,27 @@ pub fn search(
             pv: line.iter().map(|&p| Move::Place(p)).collect(),
             vcf: Some(line),
         });
+    }
+    // Then a win by threes and fours, where the clock allows a short look.
+    let roomy = limits
+        .deadline
+        .is_none_or(|d| d.saturating_duration_since(Instant::now()).as_millis() > 150);
+    if roomy {
+        let mut vct = Vct::new();
+        let mut line = Vec::new();
+        if vct.solve(&mut scratch, ROOT_VCT_DEPTH, ROOT_VCT_NODES, &mut line)
+            && !line.is_empty()
+            && !limits.exclude.contains(&line[0])
+        {
+            return Some(SearchResult {
+                best: Move::Place(line[0]),
+                score: Score::Win(line.len() as u32),
+                depth: line.len() as u32,
+                nodes: vct.nodes + vcf.nodes,
+                pv: line.iter().map(|&p| Move::Place(p)).collect(),
+                vcf: Some(line),
+            });
+        }
     }
     tt.new_search();
     let shared = Shared {

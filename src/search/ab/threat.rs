@@ -243,3 +243,155 @@ impl Vcf {
         true
     }
 }
+
+/// Threat-space search beyond fours: VCT (victory by continuous threats). The attacker
+/// plays fours and threes; after a three the defender may block any point that would
+/// give the attacker a four, or play a four of its own; after a four only the block.
+/// A VCF is tried first at every attacker node.
+pub struct Vct {
+    vcf: Vcf,
+    pub nodes: u64,
+    limit: u64,
+}
+
+impl Default for Vct {
+    fn default() -> Self {
+        Vct::new()
+    }
+}
+
+impl Vct {
+    pub fn new() -> Vct {
+        Vct {
+            vcf: Vcf::new(),
+            nodes: 0,
+            limit: u64::MAX,
+        }
+    }
+
+    /// Whether the side to move wins by threats within `depth` of its own moves, looking
+    /// at no more than `budget` positions. On success `line` holds the main line.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        budget: u64,
+        line: &mut Vec<Point>,
+    ) -> bool {
+        line.clear();
+        if board.variant().counting()
+            || board.variant().captures().is_some()
+            || board.outcome() != Outcome::Ongoing
+        {
+            return false;
+        }
+        self.limit = self.nodes.saturating_add(budget);
+        (1..=depth).any(|d| {
+            line.clear();
+            self.nodes < self.limit && self.attack(board, d, line)
+        })
+    }
+
+    fn attack(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.limit {
+            return false;
+        }
+        let mut fours_line = Vec::new();
+        let before = self.vcf.nodes;
+        let vcf = self.vcf.solve(board, 12, 2_000, &mut fours_line);
+        self.nodes += self.vcf.nodes - before;
+        if vcf {
+            line.extend(fours_line);
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let me = board.to_move();
+        let opp = me.opposite();
+        let mut cands = Vec::new();
+        candidates(board, &mut cands);
+        if cands
+            .iter()
+            .any(|&p| threat(board.patterns(p, opp)) == Threat::Five)
+        {
+            // The defender threatens five: the VCF above already tried the blocks that
+            // are fours; a quiet block is not a threat.
+            return false;
+        }
+        // Threes only (fours were the VCF's job), strongest shapes first.
+        let mut moves: Vec<(Point, Threat)> = cands
+            .iter()
+            .map(|&p| (p, threat(board.patterns(p, me))))
+            .filter(|&(p, t)| {
+                matches!(t, Threat::Three | Threat::DoubleThree) && playable(board, p, me)
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        for (a, _) in moves {
+            board.play_unchecked(Move::Place(a));
+            // A three counts only if its straight four may really be played (renju:
+            // not on black's forbidden point).
+            let real = {
+                let mut c = Vec::new();
+                candidates(board, &mut c);
+                c.iter().any(|&q| {
+                    let pats = board.patterns(q, me);
+                    pats.contains(&Pattern::Flex4) && playable(board, q, me)
+                })
+            };
+            let mark = line.len();
+            line.push(a);
+            let won =
+                real && board.outcome() == Outcome::Ongoing && self.defend(board, depth, line);
+            board.undo().expect("the threat was just played");
+            if won {
+                return true;
+            }
+            line.truncate(mark);
+        }
+        false
+    }
+
+    /// The defender answers a three: every block of a point that would give the attacker
+    /// a four, and every four of its own, must lose.
+    fn defend(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
+        let def = board.to_move();
+        let att = def.opposite();
+        let mut cands = Vec::new();
+        candidates(board, &mut cands);
+        let replies: Vec<Point> = cands
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let blocks = board.patterns(p, att).iter().any(|&t| t >= Pattern::Block4);
+                let counter = board.patterns(p, def).iter().any(|&t| t >= Pattern::Block4);
+                (blocks || counter) && playable(board, p, def)
+            })
+            .collect();
+        if replies.is_empty() {
+            return false;
+        }
+        let mark = line.len();
+        for (i, &r) in replies.iter().enumerate() {
+            board.play_unchecked(Move::Place(r));
+            let mut sub = Vec::new();
+            let ok = match board.outcome() {
+                Outcome::Ongoing => self.attack(board, depth - 1, &mut sub),
+                Outcome::Win { winner, .. } => winner == att,
+                Outcome::Draw(_) => false,
+            };
+            board.undo().expect("the reply was just played");
+            if !ok {
+                line.truncate(mark);
+                return false;
+            }
+            if i == 0 {
+                line.push(r);
+                line.extend(sub);
+            }
+        }
+        true
+    }
+}
