@@ -122,6 +122,14 @@ fn compute_threat(pats: [Pattern; 4]) -> Threat {
     }
 }
 
+/// [`threat`] and [`point_value`] with one table index.
+#[inline]
+pub fn threat_value(pats: [Pattern; 4]) -> (Threat, i32) {
+    let c = combos();
+    let i = combo(pats);
+    (c.threat[i], c.value[i])
+}
+
 /// What an empty point is worth to the side with these patterns there.
 #[inline]
 pub fn point_value(pats: [Pattern; 4]) -> i32 {

@@ -2,7 +2,7 @@
 //! against an open three only its defences and our own fours, otherwise every point
 //! near the stones, each with an ordering score.
 
-use super::eval::{Threat, playable, point_value, threat};
+use super::eval::{Threat, playable, point_value, threat, threat_value};
 use crate::core::error::Point;
 use crate::games::fiar::{Board, Pattern};
 
@@ -44,16 +44,25 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
     let captures = variant.captures().is_some();
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
+    // One pass computes threats and ordering scores together; the threat branches
+    // below (a four or an open three to answer) rebuild the list, which is rare.
     for &p in cands {
-        let own = board.patterns(p, me);
-        if threat(own) == Threat::Five {
+        let (own_threat, own_value) = threat_value(board.patterns(p, me));
+        if own_threat == Threat::Five {
             return Generated::Win(p);
         }
-        match threat(board.patterns(p, opp)) {
+        let (opp_threat, opp_value) = threat_value(board.patterns(p, opp));
+        match opp_threat {
             Threat::Five => opp_fives += 1,
             Threat::OpenFour if playable(board, p, opp) => opp_open_fours += 1,
             _ => {}
         }
+        if opp_fives == 0 && playable(board, p, me) {
+            out.push((p, own_value + opp_value * 7 / 8));
+        }
+    }
+    if opp_fives > 0 || opp_open_fours > 0 {
+        out.clear();
     }
     if opp_fives > 0 {
         // Only the blocks (and, where captures exist, a capture that may break the four).
@@ -82,11 +91,6 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
             }
         }
         return Generated::Moves { forced: false };
-    }
-    for &p in cands {
-        if playable(board, p, me) {
-            out.push((p, order_score(board, p)));
-        }
     }
     Generated::Moves { forced: false }
 }

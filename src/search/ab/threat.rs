@@ -107,12 +107,12 @@ impl Vcf {
         let mut opp_five = None;
         let mut opp_fives = 0;
         for &p in &cands {
-            if threat(board.patterns(p, me)) == Threat::Five {
+            if board.patterns(p, me).contains(&Pattern::Five) {
                 line.push(p);
                 self.cands[ply] = cands;
                 return true;
             }
-            if threat(board.patterns(p, opp)) == Threat::Five {
+            if board.patterns(p, opp).contains(&Pattern::Five) {
                 opp_five = Some(p);
                 opp_fives += 1;
             }
