@@ -199,7 +199,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     None => "draw".to_string(),
                 };
                 let (elo, margin) = tally.elo();
-                println!(
+                emit(&format!(
                     "game {:>3}: engine{} black, {} moves, {result} ({}); slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
                     n + 1,
                     g.black + 1,
@@ -212,7 +212,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     tally.losses,
                     elo,
                     margin
-                );
+                ));
             }
             let (elo, margin) = tally.elo();
             Ok(format!(
@@ -261,6 +261,19 @@ fn run(cli: Cli) -> Result<String, String> {
     }
 }
 
+/// Writes a line to stdout; a closed stdout (a pipe into `head`) ends the program
+/// quietly instead of panicking.
+fn emit(text: &str) {
+    use std::io::Write;
+    if text.is_empty() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
     let invoked_as = std::path::Path::new(&args[0])
@@ -276,7 +289,7 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(out) => {
-            print!("{out}");
+            emit(out.trim_end_matches('\n'));
             ExitCode::SUCCESS
         }
         Err(e) => {
