@@ -220,6 +220,8 @@ struct Undo {
     rows_scored: u8,
     /// A referee's verdict on a forbidden move: nothing was placed.
     verdict: bool,
+    /// The stones' bounding box before this ply.
+    bbox: [u8; 4],
 }
 
 /// Hypothetical stones of the colour under test, for the recursive foul check.
@@ -257,6 +259,9 @@ pub struct Board {
     pats: Box<[[[Pattern; 2]; CAP]; 4]>,
     /// Per cell: stones within two points along its four lines (where moves are searched).
     near: Box<[u8; CAP]>,
+    /// Smallest and largest x and y of the stones placed (never shrinks within a game
+    /// but on undo): the scan for moves stays inside it.
+    bbox: [u8; 4],
     /// Each colour's own table (fouls, shared-centre corrections).
     tables: [&'static Table; 2],
     /// Both colours' patterns by black's key (the incremental update).
@@ -328,6 +333,7 @@ impl Board {
             keys: Box::new([[0; CAP]; 4]),
             pats: Box::new([[[Pattern::Dead; 2]; CAP]; 4]),
             near: Box::new([0; CAP]),
+            bbox: [u8::MAX, 0, u8::MAX, 0],
             tables: [pattern::table(black_rule), pattern::table(white_rule)],
             pair: pattern::pair_table(black_rule, white_rule),
             centre_cell: (height / 2 + PAD) * stride + width / 2 + PAD,
@@ -584,9 +590,21 @@ impl Board {
     /// the board reading two bytes a point.
     pub fn empties_near_stones(&self, out: &mut Vec<Point>) {
         out.clear();
-        for y in 0..self.height {
+        let [x0, x1, y0, y1] = self.bbox;
+        if x0 > x1 {
+            return;
+        }
+        let (x0, x1) = (
+            (x0 as usize).saturating_sub(2),
+            (x1 as usize + 2).min(self.width - 1),
+        );
+        let (y0, y1) = (
+            (y0 as usize).saturating_sub(2),
+            (y1 as usize + 2).min(self.height - 1),
+        );
+        for y in y0..=y1 {
             let base = self.index(0, y);
-            for x in 0..self.width {
+            for x in x0..=x1 {
                 let c = at(base + x);
                 if self.cells[c] == EMPTY && self.near[c] != 0 {
                     out.push(Point::new(x as u8, y as u8));
@@ -763,8 +781,22 @@ impl Board {
         key
     }
 
-    /// Recomputes every on-board cell's line keys, patterns and near counts from the cells.
+    fn grow_bbox(&mut self, p: Point) {
+        let b = &mut self.bbox;
+        *b = [b[0].min(p.x), b[1].max(p.x), b[2].min(p.y), b[3].max(p.y)];
+    }
+
+    /// Recomputes every on-board cell's line keys, patterns, near counts and the stones'
+    /// bounding box from the cells.
     fn rebuild_lines(&mut self) {
+        self.bbox = [u8::MAX, 0, u8::MAX, 0];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if !matches!(self.cells[self.index(x, y)], EMPTY | WALL) {
+                    self.grow_bbox(Point::new(x as u8, y as u8));
+                }
+            }
+        }
         self.near.fill(0);
         for cell in 0..CAP {
             if matches!(self.cells[cell], EMPTY | WALL) {
@@ -849,6 +881,15 @@ impl Board {
         }
         let mut near = self.clone();
         near.rebuild_lines();
+        let [x0, x1, y0, y1] = self.bbox;
+        if let Some(p) = self.points().find(|&p| {
+            !self.is_empty(p) && (!(x0..=x1).contains(&p.x) || !(y0..=y1).contains(&p.y))
+        }) {
+            return Err(format!(
+                "stone {p} outside the bounding box {:?}",
+                self.bbox
+            ));
+        }
         if near.near[..] != self.near[..] {
             return Err("near counts differ from the recomputed ones".into());
         }
@@ -967,6 +1008,7 @@ impl Board {
                     n_spent: 0,
                     rows_scored: 0,
                     verdict: true,
+                    bbox: self.bbox,
                 });
                 self.to_move = color.opposite();
                 self.key ^= SIDE_KEY;
@@ -990,6 +1032,7 @@ impl Board {
             n_spent: 0,
             rows_scored: 0,
             verdict: false,
+            bbox: self.bbox,
         };
         match mv {
             Move::Pass => {
@@ -1008,6 +1051,7 @@ impl Board {
                     stone_of(c)
                 };
                 self.set_cell(cell, state);
+                self.grow_bbox(p);
                 self.counters.placed[c.index()] += 1;
                 self.counters.passes = 0;
                 if let Some(rule) = self.variant.captures() {
@@ -1177,6 +1221,7 @@ impl Board {
             self.counters.placed[c] -= 1;
         }
         self.to_move = undo.color;
+        self.bbox = undo.bbox;
         self.key ^= SIDE_KEY ^ counters_key_change(&after, &self.counters);
         Ok(undo.mv)
     }
