@@ -5,26 +5,15 @@
 //! back every empty point within two lines of a stone, so the time per stone is the
 //! reported time divided by the number printed at the start.
 
+#[path = "../engine-tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tengen::core::Color;
 use tengen::core::error::Point;
 use tengen::games::fiar::{Board, Move, Variant};
-
-/// The diagram of the suite block whose first line contains `title`.
-fn suite_position(title: &str) -> String {
-    let text = include_str!("../engine-tests/data/forbidden-public.txt");
-    let block = text
-        .split("\n\n")
-        .find(|b| b.lines().next().unwrap().contains(title))
-        .unwrap();
-    block
-        .lines()
-        .filter(|l| l.starts_with(['.', 'X', 'O']))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 const MIDDLE_GAME: &str = "AlphaGomoku test/game/test_renju.cpp MultipleForks";
 
@@ -43,7 +32,7 @@ fn near_points(b: &Board) -> Vec<Point> {
 
 fn place_undo(c: &mut Criterion) {
     for v in [Variant::Freestyle, Variant::Renju] {
-        let mut b = Board::from_diagram(v, &suite_position(MIDDLE_GAME)).unwrap();
+        let mut b = Board::from_diagram(v, &common::suite_position(MIDDLE_GAME)).unwrap();
         let moves: Vec<Move> = near_points(&b).into_iter().map(Move::Place).collect();
         eprintln!(
             "place_undo {v}: {} stones on the board, {} moves per iteration",
@@ -67,7 +56,7 @@ fn forbidden(c: &mut Criterion) {
         "realcore test/board/BoardForbiddenTest.cc EnumerateForbiddenTest1",
         "test_vcf_long",
     ] {
-        let b = Board::from_diagram(Variant::Renju, &suite_position(title)).unwrap();
+        let b = Board::from_diagram(Variant::Renju, &common::suite_position(title)).unwrap();
         let mut out = Vec::new();
         b.forbidden_points_into(Color::Black, &mut out);
         eprintln!(

@@ -5,6 +5,8 @@
 //! Diagrams: one row a line, row 1 (`y = 0`) first, column `a` first; `X` black,
 //! `O` white, `*` the shared centre stone. Black moves when both have as many stones.
 
+mod common;
+
 use tengen::core::error::Point;
 use tengen::core::{Color, RuleError};
 use tengen::games::fiar::record::parse_point;
@@ -213,23 +215,7 @@ fn renju_five_beats_any_foul() {
 
 #[test]
 fn renju_double_three_and_double_four() {
-    let rows = [
-        "O.............O",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        ".......X.......", // h7
-        ".......X.......", // h8
-        ".....XX........", // f9 g9: h9 makes an open three down and an open three across
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "O.............O",
-    ];
+    let rows = common::DOUBLE_THREE;
     let mut b = board(Variant::Renju, &rows);
     assert_eq!(b.to_move(), Color::Black);
     assert_eq!(b.foul(pt(&b, "h9"), Color::Black), Some(Foul::DoubleThree));
@@ -733,26 +719,6 @@ fn out_of_stones_in_ni_nuki() {
 
 // ----- the other foul rules and the referee ----------------------------------------------
 
-/// h7 h8 down and f9 g9 across: h9 makes two open threes for black. With white stones
-/// far away to keep the move order right.
-const DOUBLE_THREE: [&str; 15] = [
-    "O.............O",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    ".......X.......",
-    ".......X.......",
-    ".....XX........",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "O.............O",
-];
-
 /// g8 makes black a four-four (d8 e8 f8 g8 across, g4 g5 g6 _ g8 down) and c11 an
 /// overline (a11..f11).
 const FOUR_FOUR: [&str; 15] = [
@@ -775,7 +741,7 @@ const FOUR_FOUR: [&str; 15] = [
 
 #[test]
 fn old_renju_forbids_only_double_three() {
-    let b = board(Variant::OldRenju, &DOUBLE_THREE[..]);
+    let b = board(Variant::OldRenju, &common::DOUBLE_THREE[..]);
     assert_eq!(b.foul(pt(&b, "h9"), Color::Black), Some(Foul::DoubleThree));
     let mut b = board(Variant::OldRenju, &FOUR_FOUR[..]);
     assert_eq!(b.to_move(), Color::Black);
@@ -831,7 +797,7 @@ fn anti_renju_forbids_a_straight_four() {
 
 #[test]
 fn a_referee_rules_a_forbidden_move_a_loss() {
-    let mut b = board(Variant::Renju, &DOUBLE_THREE[..]);
+    let mut b = board(Variant::Renju, &common::DOUBLE_THREE[..]);
     let key = b.key();
     let verdict = b.referee(Move::Place(pt(&b, "h9"))).unwrap();
     assert_eq!(

@@ -2,6 +2,8 @@
 //! renju win by forcing a foul, published VCF problems), never plays a forbidden point,
 //! always blocks a four it can block.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
@@ -17,19 +19,6 @@ use tengen::search::{Limits, Score, Silent};
 
 fn board(v: Variant, rows: &[&str]) -> Board {
     Board::from_diagram(v, &rows.join("\n")).unwrap()
-}
-
-fn suite_position(title: &str) -> String {
-    let text = include_str!("data/forbidden-public.txt");
-    let block = text
-        .split("\n\n")
-        .find(|b| b.lines().next().unwrap().contains(title))
-        .unwrap();
-    block
-        .lines()
-        .filter(|l| l.starts_with(['.', 'X', 'O']))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn think(b: &Board, nodes: u64) -> SearchResult {
@@ -227,7 +216,7 @@ fn renjuportal_puzzle_2990_white_vcf_in_five() {
 /// thirty fours in a row.
 #[test]
 fn shadows_and_fog_long_vcf() {
-    let b = Board::from_diagram(Variant::Renju, &suite_position("test_vcf_long")).unwrap();
+    let b = Board::from_diagram(Variant::Renju, &common::suite_position("test_vcf_long")).unwrap();
     let mut line = Vec::new();
     let found = Vcf::new().solve(&mut b.clone(), 225, 5_000_000, &mut line);
     assert!(found, "no VCF found");
@@ -267,26 +256,7 @@ fn never_plays_a_forbidden_point() {
         }
     }
     // The double-three position of the rules tests: h9 would be black's best shape.
-    let t = board(
-        Variant::Renju,
-        &[
-            "O.............O",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            ".......X.......",
-            ".......X.......",
-            ".....XX........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "O.............O",
-        ],
-    );
+    let t = board(Variant::Renju, &common::DOUBLE_THREE);
     assert_ne!(think(&t, 20_000).best, Move::Place(pt("h9")));
     assert!(
         fouls_seen > 0,
@@ -342,27 +312,11 @@ fn always_blocks_a_four() {
     );
 }
 
-/// No four anywhere, but h8 makes two open threes (freestyle): a win by threats that the
+/// No four anywhere, but h9 makes two open threes (freestyle): a win by threats that the
 /// VCT finds and the VCF cannot.
 #[test]
 fn double_three_is_a_vct_win_in_freestyle_only() {
-    let rows = [
-        "O.............O",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        ".......X.......",
-        ".......X.......",
-        ".....XX........",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "O.............O",
-    ];
+    let rows = common::DOUBLE_THREE;
     let b = board(Variant::Freestyle, &rows);
     let mut line = Vec::new();
     assert!(!Vcf::new().solve(&mut b.clone(), 20, 100_000, &mut line));
@@ -370,9 +324,9 @@ fn double_three_is_a_vct_win_in_freestyle_only() {
         Vct::new().solve(&mut b.clone(), 2, 100_000, &mut line),
         "no VCT"
     );
-    assert_eq!(line[0], pt("h8"));
+    assert_eq!(line[0], pt("h9"));
     let r = think(&b, 10_000);
-    assert_eq!(r.best, Move::Place(pt("h8")));
+    assert_eq!(r.best, Move::Place(pt("h9")));
     assert!(matches!(r.score, Score::Win(_)), "{:?}", r.score);
     // In renju the same point is a forbidden double-three: no win by threats there.
     let r = board(Variant::Renju, &rows);
