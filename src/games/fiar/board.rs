@@ -220,8 +220,6 @@ struct Undo {
     rows_scored: u8,
     /// A referee's verdict on a forbidden move: nothing was placed.
     verdict: bool,
-    /// The stones' bounding box before this ply.
-    bbox: [u8; 4],
 }
 
 /// Hypothetical stones of the colour under test, for the recursive foul check.
@@ -257,11 +255,12 @@ pub struct Board {
     /// Per cell and direction: the pattern a black and a white stone would make there
     /// (kept for every point, but meaningful only where the point is empty).
     pats: Box<[[[Pattern; 2]; CAP]; 4]>,
-    /// Per cell: stones within two points along its four lines (where moves are searched).
-    near: Box<[u8; CAP]>,
-    /// Smallest and largest x and y of the stones placed (never shrinks within a game
-    /// but on undo): the scan for moves stays inside it.
-    bbox: [u8; 4],
+    /// One bit a stone, a row a word: bit `x + 2` of word `y + 2` (two spare bits and
+    /// words on each side, so neighbourhoods need no bounds). Finding the points near
+    /// the stones is then a few shifts a row.
+    rows: [u64; MAX_SIDE + 4],
+    /// Board coordinates of each padded cell (no division on the hot path).
+    coords: Box<[[u8; 2]; CAP]>,
     /// Each colour's own table (fouls, shared-centre corrections).
     tables: [&'static Table; 2],
     /// Both colours' patterns by black's key (the incremental update).
@@ -332,8 +331,17 @@ impl Board {
             cells,
             keys: Box::new([[0; CAP]; 4]),
             pats: Box::new([[[Pattern::Dead; 2]; CAP]; 4]),
-            near: Box::new([0; CAP]),
-            bbox: [u8::MAX, 0, u8::MAX, 0],
+            rows: [0; MAX_SIDE + 4],
+            coords: {
+                let mut c = Box::new([[0u8; 2]; CAP]);
+                for (i, xy) in c.iter_mut().enumerate().take(stride * (height + 2 * PAD)) {
+                    *xy = [
+                        (i % stride).saturating_sub(PAD) as u8,
+                        (i / stride).saturating_sub(PAD) as u8,
+                    ];
+                }
+                c
+            },
             tables: [pattern::table(black_rule), pattern::table(white_rule)],
             pair: pattern::pair_table(black_rule, white_rule),
             centre_cell: (height / 2 + PAD) * stride + width / 2 + PAD,
@@ -586,29 +594,36 @@ impl Board {
     }
 
     /// Every empty point with a stone within two points along one of its lines, row by
-    /// row: where a search looks for moves. Kept incrementally, so this is one pass over
-    /// the board reading two bytes a point.
+    /// row: where a search looks for moves. Each row's answer is the stone rows around it
+    /// shifted onto it, less its own stones.
     pub fn empties_near_stones(&self, out: &mut Vec<Point>) {
         out.clear();
-        let [x0, x1, y0, y1] = self.bbox;
-        if x0 > x1 {
-            return;
-        }
-        let (x0, x1) = (
-            (x0 as usize).saturating_sub(2),
-            (x1 as usize + 2).min(self.width - 1),
-        );
-        let (y0, y1) = (
-            (y0 as usize).saturating_sub(2),
-            (y1 as usize + 2).min(self.height - 1),
-        );
-        for y in y0..=y1 {
-            let base = self.index(0, y);
-            for x in x0..=x1 {
-                let c = at(base + x);
-                if self.cells[c] == EMPTY && self.near[c] != 0 {
-                    out.push(Point::new(x as u8, y as u8));
-                }
+        let r = &self.rows;
+        let on_board = ((1u64 << self.width) - 1) << 2;
+        for y in 0..self.height {
+            let i = y + 2;
+            let (a2, a1, h, b1, b2) = (r[i - 2], r[i - 1], r[i], r[i + 1], r[i + 2]);
+            let near = h << 1
+                | h << 2
+                | h >> 1
+                | h >> 2
+                | a1
+                | b1
+                | a2
+                | b2
+                | a1 << 1
+                | a1 >> 1
+                | b1 << 1
+                | b1 >> 1
+                | a2 << 2
+                | a2 >> 2
+                | b2 << 2
+                | b2 >> 2;
+            let mut bits = near & !h & on_board;
+            while bits != 0 {
+                let x = bits.trailing_zeros() - 2;
+                out.push(Point::new(x as u8, y as u8));
+                bits &= bits - 1;
             }
         }
     }
@@ -711,14 +726,9 @@ impl Board {
         } else {
             self.empties += 1;
         }
-        let stones_delta = (new != EMPTY) as i32 - (old != EMPTY) as i32;
-        if stones_delta != 0 {
-            for d in 0..4 {
-                for k in [-2, -1, 1, 2] {
-                    let n = &mut self.near[at(cell.wrapping_add_signed(k * self.step[d]))];
-                    *n = (*n as i32 + stones_delta) as u8;
-                }
-            }
+        if (old == EMPTY) != (new == EMPTY) {
+            let [x, y] = self.coords[at(cell)];
+            self.rows[y as usize + 2] ^= 1 << (x as usize + 2);
         }
         let diff = VIEW[old as usize] ^ VIEW[new as usize];
         let pair = self.pair;
@@ -781,30 +791,14 @@ impl Board {
         key
     }
 
-    fn grow_bbox(&mut self, p: Point) {
-        let b = &mut self.bbox;
-        *b = [b[0].min(p.x), b[1].max(p.x), b[2].min(p.y), b[3].max(p.y)];
-    }
-
-    /// Recomputes every on-board cell's line keys, patterns, near counts and the stones'
-    /// bounding box from the cells.
+    /// Recomputes every on-board cell's line keys, patterns and the stone rows from the
+    /// cells.
     fn rebuild_lines(&mut self) {
-        self.bbox = [u8::MAX, 0, u8::MAX, 0];
+        self.rows = [0; MAX_SIDE + 4];
         for y in 0..self.height {
             for x in 0..self.width {
                 if !matches!(self.cells[self.index(x, y)], EMPTY | WALL) {
-                    self.grow_bbox(Point::new(x as u8, y as u8));
-                }
-            }
-        }
-        self.near.fill(0);
-        for cell in 0..CAP {
-            if matches!(self.cells[cell], EMPTY | WALL) {
-                continue;
-            }
-            for d in 0..4 {
-                for k in [-2, -1, 1, 2] {
-                    self.near[at(cell.wrapping_add_signed(k * self.step[d]))] += 1;
+                    self.rows[y + 2] |= 1 << (x + 2);
                 }
             }
         }
@@ -879,19 +873,11 @@ impl Board {
                 }
             }
         }
-        let mut near = self.clone();
-        near.rebuild_lines();
-        let [x0, x1, y0, y1] = self.bbox;
-        if let Some(p) = self.points().find(|&p| {
-            !self.is_empty(p) && (!(x0..=x1).contains(&p.x) || !(y0..=y1).contains(&p.y))
-        }) {
-            return Err(format!(
-                "stone {p} outside the bounding box {:?}",
-                self.bbox
-            ));
-        }
-        if near.near[..] != self.near[..] {
-            return Err("near counts differ from the recomputed ones".into());
+        if let Some(p) = self
+            .points()
+            .find(|&p| self.is_empty(p) == (self.rows[p.y as usize + 2] >> (p.x + 2) & 1 == 1))
+        {
+            return Err(format!("stone rows disagree with the cells at {p}"));
         }
         if empties != self.empties {
             return Err(format!("empty count {} != {empties}", self.empties));
@@ -1008,7 +994,6 @@ impl Board {
                     n_spent: 0,
                     rows_scored: 0,
                     verdict: true,
-                    bbox: self.bbox,
                 });
                 self.to_move = color.opposite();
                 self.key ^= SIDE_KEY;
@@ -1032,7 +1017,6 @@ impl Board {
             n_spent: 0,
             rows_scored: 0,
             verdict: false,
-            bbox: self.bbox,
         };
         match mv {
             Move::Pass => {
@@ -1051,7 +1035,6 @@ impl Board {
                     stone_of(c)
                 };
                 self.set_cell(cell, state);
-                self.grow_bbox(p);
                 self.counters.placed[c.index()] += 1;
                 self.counters.passes = 0;
                 if let Some(rule) = self.variant.captures() {
@@ -1221,7 +1204,6 @@ impl Board {
             self.counters.placed[c] -= 1;
         }
         self.to_move = undo.color;
-        self.bbox = undo.bbox;
         self.key ^= SIDE_KEY ^ counters_key_change(&after, &self.counters);
         Ok(undo.mv)
     }
