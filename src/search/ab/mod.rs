@@ -15,7 +15,7 @@ use self::threat::{Vcf, Vct};
 use super::{Info, Limits, Reporter, Score};
 use crate::core::error::Point;
 use crate::core::tt::{Bound, Entry, Table};
-use crate::games::fiar::{Board, DrawReason, Move, Outcome};
+use crate::games::fiar::{Board, Move, Outcome};
 
 /// Score of a win at the root; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -179,7 +179,7 @@ impl<'a> Worker<'a> {
             } else {
                 -(MATE - ply as i32)
             }),
-            Outcome::Draw(DrawReason::EqualCount(_)) | Outcome::Draw(_) => Some(0),
+            Outcome::Draw(_) => Some(0),
         }
     }
 

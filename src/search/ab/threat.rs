@@ -11,6 +11,12 @@ use super::movegen::candidates;
 use crate::core::error::Point;
 use crate::games::fiar::{Board, DIRECTIONS, Move, Outcome, Pattern};
 
+/// Whether a threat sequence can end this game: it is on, and a five ends it (not so in
+/// the counting games, which play on after rows).
+fn threats_can_decide(board: &Board) -> bool {
+    !board.variant().counting() && board.outcome() == Outcome::Ongoing
+}
+
 /// A small direct-mapped memory of positions where VCF failed, by key and depth.
 pub struct FailCache {
     slots: Box<[(u64, u8)]>,
@@ -76,7 +82,7 @@ impl Vcf {
         line: &mut Vec<Point>,
     ) -> bool {
         line.clear();
-        if board.variant().counting() || board.outcome() != Outcome::Ongoing {
+        if !threats_can_decide(board) {
             return false;
         }
         self.limit = self.nodes.saturating_add(budget);
@@ -279,10 +285,8 @@ impl Vct {
         line: &mut Vec<Point>,
     ) -> bool {
         line.clear();
-        if board.variant().counting()
-            || board.variant().captures().is_some()
-            || board.outcome() != Outcome::Ongoing
-        {
+        // Captures can break a three's line in ways the defence set below ignores.
+        if !threats_can_decide(board) || board.variant().captures().is_some() {
             return false;
         }
         self.limit = self.nodes.saturating_add(budget);
