@@ -164,6 +164,7 @@ pub fn search(
         return s;
     }
     let mut engine = FiarEngine::with_board(board.clone());
+    engine.set_hash_bytes(crate::engine::DEFAULT_HASH_BYTES);
     if let Some(t) = threads {
         engine.set_threads(t);
     }

@@ -14,6 +14,7 @@ use crate::search::{Limits, Reporter};
 
 /// Default transposition table size when nothing limits memory.
 pub const DEFAULT_HASH_BYTES: usize = 128 << 20;
+const MIN_HASH_BYTES: usize = 1 << 16;
 
 /// A five-in-a-row engine: the game so far and how to search it.
 pub struct FiarEngine {
@@ -76,11 +77,12 @@ impl FiarEngine {
         )?))
     }
 
-    /// An engine on a given position (the command line's analysis).
+    /// An engine on a given position, with a small table until [`set_hash_bytes`] sizes
+    /// it (so that a memory limit arriving later is never exceeded on the way).
     pub fn with_board(board: Board) -> FiarEngine {
         FiarEngine {
             board,
-            tt: Table::new(DEFAULT_HASH_BYTES),
+            tt: Table::new(MIN_HASH_BYTES),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -172,10 +174,13 @@ impl FiarEngine {
         self.threads
     }
 
-    /// Resizes the transposition table (its contents are lost).
+    /// Resizes the transposition table (its contents are lost). The old table is freed
+    /// before the new one is made, so the two never count against memory together.
     pub fn set_hash_bytes(&mut self, bytes: usize) {
+        let bytes = bytes.max(MIN_HASH_BYTES);
         if bytes != self.tt.bytes() {
-            self.tt = Table::new(bytes.max(1 << 16));
+            self.tt = Table::new(MIN_HASH_BYTES);
+            self.tt = Table::new(bytes);
         }
     }
 
