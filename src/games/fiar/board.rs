@@ -252,9 +252,10 @@ pub struct Board {
     cells: Box<[u8; CAP]>,
     /// Per cell and direction: the line key as black sees it.
     keys: Box<[[u32; CAP]; 4]>,
-    /// Per cell and direction: the pattern a black and a white stone would make there
+    /// Per cell and direction (cell-major: a point's patterns share a cache line): the
+    /// pattern a black and a white stone would make there
     /// (kept for every point, but meaningful only where the point is empty).
-    pats: Box<[[[Pattern; 2]; CAP]; 4]>,
+    pats: Box<[[[Pattern; 2]; 4]; CAP]>,
     /// One bit a stone, a row a word: bit `x + 2` of word `y + 2` (two spare bits and
     /// words on each side, so neighbourhoods need no bounds). Finding the points near
     /// the stones is then a few shifts a row.
@@ -330,7 +331,7 @@ impl Board {
             step: [1, s, s + 1, 1 - s],
             cells,
             keys: Box::new([[0; CAP]; 4]),
-            pats: Box::new([[[Pattern::Dead; 2]; CAP]; 4]),
+            pats: Box::new([[[Pattern::Dead; 2]; 4]; CAP]),
             rows: [0; MAX_SIDE + 4],
             coords: {
                 let mut c = Box::new([[0u8; 2]; CAP]);
@@ -577,7 +578,7 @@ impl Board {
     #[inline]
     pub fn pattern(&self, p: Point, color: Color, dir: usize) -> Pattern {
         let cell = self.index(p.x as usize, p.y as usize);
-        self.pats[dir][at(cell)][color.index()]
+        self.pats[at(cell)][dir][color.index()]
     }
 
     /// The four patterns a stone of `color` would make on `p`, one per direction.
@@ -586,10 +587,11 @@ impl Board {
         let cell = at(self.index(p.x as usize, p.y as usize));
         let c = color.index();
         [
-            self.pats[0][cell][c],
-            self.pats[1][cell][c],
-            self.pats[2][cell][c],
-            self.pats[3][cell][c],
+            // One cell's patterns lie together: one cache line for all four.
+            self.pats[cell][0][c],
+            self.pats[cell][1][c],
+            self.pats[cell][2][c],
+            self.pats[cell][3][c],
         ]
     }
 
@@ -735,7 +737,7 @@ impl Board {
         for d in 0..4 {
             let step = self.step[d];
             let keys = &mut self.keys[d];
-            let pats = &mut self.pats[d];
+            let pats = &mut self.pats;
             let (mut up, mut down) = (cell, cell);
             for k in 1..=5 {
                 up = up.wrapping_add_signed(step);
@@ -745,8 +747,8 @@ impl Board {
                 let (u, w) = (at(up), at(down));
                 keys[u] ^= diff << (2 * pattern::field(-k));
                 keys[w] ^= diff << (2 * pattern::field(k));
-                pats[u] = pair[keys[u] as usize & (pattern::KEYS - 1)];
-                pats[w] = pair[keys[w] as usize & (pattern::KEYS - 1)];
+                pats[u][d] = pair[keys[u] as usize & (pattern::KEYS - 1)];
+                pats[w][d] = pair[keys[w] as usize & (pattern::KEYS - 1)];
             }
         }
         if self.variant.shared_centre() {
@@ -757,7 +759,7 @@ impl Board {
     fn refresh_patterns(&mut self, cell: usize) {
         for d in 0..4 {
             let key = self.keys[d][at(cell)];
-            self.pats[d][at(cell)] = self.pair[key as usize & (pattern::KEYS - 1)];
+            self.pats[at(cell)][d] = self.pair[key as usize & (pattern::KEYS - 1)];
         }
         if self.variant.shared_centre() {
             self.fix_shared_lines();
@@ -775,7 +777,7 @@ impl Board {
             for k in (-5..=5isize).filter(|&k| k != 0) {
                 let other = at(self.centre_cell.wrapping_add_signed(k * self.step[d]));
                 if self.cells[other] == EMPTY {
-                    self.pats[d][other][1] = tw[self.white_key(other, d) as usize];
+                    self.pats[other][d][1] = tw[self.white_key(other, d) as usize];
                 }
             }
         }
@@ -865,7 +867,7 @@ impl Board {
                     for c in Color::BOTH {
                         for d in 0..4 {
                             let want = self.tables[c.index()][self.key_of(cell, d, c) as usize];
-                            if self.pats[d][cell][c.index()] != want {
+                            if self.pats[cell][d][c.index()] != want {
                                 return Err(format!("pattern of {p} for {c} dir {d}"));
                             }
                         }
@@ -1027,7 +1029,7 @@ impl Board {
             }
             Move::Place(p) => {
                 let cell = self.index(p.x as usize, p.y as usize);
-                let pats = [0, 1, 2, 3].map(|d| self.pats[d][at(cell)][c.index()]);
+                let pats = [0, 1, 2, 3].map(|d| self.pats[at(cell)][d][c.index()]);
                 let first = self.counters.placed == [0, 0];
                 let state = if self.variant.shared_centre() && first {
                     SHARED
@@ -1255,7 +1257,7 @@ impl Board {
         let mut fours = 0;
         let mut threes = 0;
         for d in 0..4 {
-            let p = self.pats[d][at(cell)][color.index()];
+            let p = self.pats[at(cell)][d][color.index()];
             match p {
                 Pattern::Five => return false,
                 Pattern::Overline | Pattern::Flex4 => return true,
