@@ -80,6 +80,25 @@ fn bad_input_is_an_error_not_a_panic() {
         vec!["analyse", "--moves", "h8 zz"],
         vec!["analyse", "--variant", "renju", "--moves", "a1"],
         vec!["analyse", "/nonexistent/file.sgf"],
+        vec!["analyse", "--moves", "h8", "--time", "soon"],
+        vec![
+            "match",
+            "--engine1",
+            "x",
+            "--engine2",
+            "y",
+            "--opening-stones",
+            "50",
+        ],
+        vec![
+            "match",
+            "--engine1",
+            "/nonexistent/brain",
+            "--engine2",
+            "y",
+            "--games",
+            "1",
+        ],
     ] {
         let (code, out, err) = tengen(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -89,4 +108,25 @@ fn bad_input_is_an_error_not_a_panic() {
     }
     let (_, _, err) = tengen(&["analyse", "--moves", "h8 h8"]);
     assert!(err.contains("move 2") && err.contains("occupied"), "{err}");
+}
+
+#[test]
+fn analyse_searches_with_a_budget_and_shows_the_winning_line() {
+    // Black's open three h8 i8 j8 with black to move: a straight four wins in three plies.
+    let (code, out, err) = tengen(&[
+        "analyse",
+        "--moves",
+        "h8 a1 i8 a2 j8 a3",
+        "--depth",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("best move: g8") || out.contains("best move: k8"),
+        "{out}"
+    );
+    assert!(out.contains("score: +M3"), "{out}");
+    assert!(out.contains("winning threat sequence: "), "{out}");
 }

@@ -176,6 +176,11 @@ fn run(cli: Cli) -> Result<String, String> {
             if !(5..=32).contains(&size) {
                 return Err(format!("--size {size}: must be 5..=32"));
             }
+            if opening_stones > 12 {
+                return Err(format!(
+                    "--opening-stones {opening_stones}: at most 12 (they go in the central 7x7)"
+                ));
+            }
             let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
             let (e1, e2) = (split(&engine1), split(&engine2));
             if e1.is_empty() || e2.is_empty() {
