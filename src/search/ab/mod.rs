@@ -522,6 +522,19 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Plies until the five, for a winning threat line: the line itself when it ends in a
+/// five, two more when it ends in a four the defender cannot stop (any reply, then the
+/// five).
+fn plies_to_win(board: &Board, line: &[Point]) -> u32 {
+    let mut b = board.clone();
+    let me = b.to_move();
+    for &p in line {
+        b.play_unchecked(Move::Place(p));
+    }
+    let five = matches!(b.outcome(), Outcome::Win { winner, .. } if winner == me);
+    line.len() as u32 + if five { 0 } else { 2 }
+}
+
 /// Legal root moves (forbidden points excluded) with ordering scores.
 fn root_moves(board: &Board) -> Vec<(Point, i32)> {
     let mut cands = Vec::new();
@@ -591,7 +604,7 @@ pub fn search(
         && !line.is_empty()
         && !limits.exclude.contains(&line[0])
     {
-        let plies = line.len() as u32;
+        let plies = plies_to_win(board, &line);
         return Some(SearchResult {
             best: Move::Place(line[0]),
             score: Score::Win(plies),
@@ -614,7 +627,7 @@ pub fn search(
         {
             return Some(SearchResult {
                 best: Move::Place(line[0]),
-                score: Score::Win(line.len() as u32),
+                score: Score::Win(plies_to_win(board, &line)),
                 depth: line.len() as u32,
                 nodes: vct.nodes + vcf.nodes,
                 pv: line.iter().map(|&p| Move::Place(p)).collect(),
