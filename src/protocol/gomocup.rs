@@ -708,15 +708,15 @@ impl Session {
                 let c = board.centre();
                 let (cx, cy) = (c.x as i64, c.y as i64);
                 let mut b = board.clone();
-                let first = [Move::Place(c)];
+                let first = Move::Place(c);
                 let white = b.point(cx + 1, cy + 1).map(Move::Place);
                 let opening = match white {
                     Ok(w) => {
-                        let _ = b.play_any_opening(first[0]);
+                        let _ = b.play_any_opening(first);
                         let _ = b.play_any_opening(w);
                         let third =
                             self.searching(move |e, stop| balance_moves(e, &b, 1, 0, slice, stop));
-                        third.map(|t| vec![first[0], w, t[0]])
+                        third.map(|t| vec![first, w, t[0]])
                     }
                     Err(_) => None,
                 };
