@@ -238,9 +238,9 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        let forced = match generated {
+        let (forced, fours) = match generated {
             Generated::Win(_) => return MATE - ply as i32 - 1,
-            Generated::Moves { forced } => forced,
+            Generated::Moves { forced, fours } => (forced, fours),
         };
         if list.is_empty() {
             // No legal answer: either the board is full of forbidden points, or the
@@ -250,7 +250,8 @@ impl<'a> Worker<'a> {
         let counting = self.board.variant().counting();
         // Step 3. Leaves: a VCF of the side to move, else the static score.
         if depth <= 0 && !forced {
-            if !counting
+            if fours
+                && !counting
                 && self.vcf.solve(
                     &mut self.board,
                     LEAF_VCF_DEPTH,

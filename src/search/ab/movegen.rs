@@ -22,8 +22,10 @@ pub fn candidates(board: &Board, out: &mut Vec<Point>) {
 pub enum Generated {
     /// The side to move makes five on this point.
     Win(Point),
-    /// Moves are in the list; `forced` when they answer a four (the search extends).
-    Moves { forced: bool },
+    /// Moves are in the list; `forced` when they answer a four (the search extends);
+    /// `fours` when the side to move has a point that makes a four (without one it has
+    /// no win by fours, and the leaf's VCF can be skipped).
+    Moves { forced: bool, fours: bool },
 }
 
 /// Fills `out` with the moves to search (unordered scores attached) for the side to move.
@@ -39,11 +41,15 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
                 out.push((p, order_score(board, p)));
             }
         }
-        return Generated::Moves { forced: false };
+        return Generated::Moves {
+            forced: false,
+            fours: false,
+        };
     }
     let captures = variant.captures().is_some();
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
+    let mut fours = false;
     // One pass computes threats and ordering scores together; the threat branches
     // below (a four or an open three to answer) rebuild the list, which is rare.
     for &p in cands {
@@ -51,6 +57,7 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
         if own_threat == Threat::Five {
             return Generated::Win(p);
         }
+        fours |= own_threat >= Threat::Four;
         let (opp_threat, opp_value) = threat_value(board.patterns(p, opp));
         match opp_threat {
             Threat::Five => opp_fives += 1,
@@ -72,7 +79,10 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
                 out.push((p, order_score(board, p)));
             }
         }
-        return Generated::Moves { forced: true };
+        return Generated::Moves {
+            forced: true,
+            fours,
+        };
     }
     if opp_open_fours > 0 {
         // The opponent threatens a straight four: block a point of its line, or make a
@@ -90,9 +100,15 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
                 out.push((p, order_score(board, p)));
             }
         }
-        return Generated::Moves { forced: false };
+        return Generated::Moves {
+            forced: false,
+            fours,
+        };
     }
-    Generated::Moves { forced: false }
+    Generated::Moves {
+        forced: false,
+        fours,
+    }
 }
 
 /// Ordering score of a point: what it makes for us plus most of what it takes from them.
