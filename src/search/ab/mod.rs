@@ -601,8 +601,19 @@ pub fn search(
     let mut scratch = board.clone();
     let mut vcf = Vcf::new();
     let mut line = Vec::new();
-    if vcf.solve(&mut scratch, ROOT_VCF_DEPTH, ROOT_VCF_NODES, &mut line)
-        && !line.is_empty()
+    // The threat searches do not watch the clock: their budgets shrink with the time
+    // left (VCF runs at about 450 positions a millisecond here), so that
+    // they take at most about a third of it.
+    let ms_left = limits
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+    let budget = |full: u64, per_ms: u64| ms_left.map_or(full, |ms| full.min(ms * per_ms / 3));
+    if vcf.solve(
+        &mut scratch,
+        ROOT_VCF_DEPTH,
+        budget(ROOT_VCF_NODES, 450),
+        &mut line,
+    ) && !line.is_empty()
         && !limits.exclude.contains(&line[0])
     {
         let plies = plies_to_win(board, &line);
@@ -616,14 +627,15 @@ pub fn search(
         });
     }
     // Then a win by threes and fours, where the clock allows a short look.
-    let roomy = limits
-        .deadline
-        .is_none_or(|d| d.saturating_duration_since(Instant::now()).as_millis() > 150);
-    if roomy {
+    if ms_left.is_none_or(|ms| ms > 150) {
         let mut vct = Vct::new();
         let mut line = Vec::new();
-        if vct.solve(&mut scratch, ROOT_VCT_DEPTH, ROOT_VCT_NODES, &mut line)
-            && !line.is_empty()
+        if vct.solve(
+            &mut scratch,
+            ROOT_VCT_DEPTH,
+            budget(ROOT_VCT_NODES, 150),
+            &mut line,
+        ) && !line.is_empty()
             && !limits.exclude.contains(&line[0])
         {
             return Some(SearchResult {
