@@ -523,6 +523,19 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// The result of a win found by a threat search: its line is the principal variation.
+fn threat_win(board: &Board, line: Vec<Point>, nodes: u64) -> SearchResult {
+    let plies = plies_to_win(board, &line);
+    SearchResult {
+        best: Move::Place(line[0]),
+        score: Score::Win(plies),
+        depth: plies,
+        nodes,
+        pv: line.iter().map(|&p| Move::Place(p)).collect(),
+        vcf: Some(line),
+    }
+}
+
 /// Plies until the five, for a winning threat line: the line itself when it ends in a
 /// five, two more when it ends in a four the defender cannot stop (any reply, then the
 /// five).
@@ -616,15 +629,7 @@ pub fn search(
     ) && !line.is_empty()
         && !limits.exclude.contains(&line[0])
     {
-        let plies = plies_to_win(board, &line);
-        return Some(SearchResult {
-            best: Move::Place(line[0]),
-            score: Score::Win(plies),
-            depth: plies,
-            nodes: vcf.nodes,
-            pv: line.iter().map(|&p| Move::Place(p)).collect(),
-            vcf: Some(line),
-        });
+        return Some(threat_win(board, line, vcf.nodes));
     }
     // Then a win by threes and fours, where the clock allows a short look.
     if ms_left.is_none_or(|ms| ms > 150) {
@@ -638,14 +643,7 @@ pub fn search(
         ) && !line.is_empty()
             && !limits.exclude.contains(&line[0])
         {
-            return Some(SearchResult {
-                best: Move::Place(line[0]),
-                score: Score::Win(plies_to_win(board, &line)),
-                depth: line.len() as u32,
-                nodes: vct.nodes + vcf.nodes,
-                pv: line.iter().map(|&p| Move::Place(p)).collect(),
-                vcf: Some(line),
-            });
+            return Some(threat_win(board, line, vct.nodes + vcf.nodes));
         }
     }
     tt.new_search();
