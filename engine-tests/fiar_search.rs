@@ -133,7 +133,10 @@ fn four_three_wins() {
     );
     let r = think(&b, 50_000);
     assert!(matches!(r.score, Score::Win(_)), "{:?}", r.score);
-    check_vcf(&b, r.vcf.as_deref().expect("a winning line by fours"));
+    check_vcf(
+        &b,
+        r.threat_line.as_deref().expect("a winning line by fours"),
+    );
 }
 
 #[test]

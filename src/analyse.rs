@@ -200,7 +200,7 @@ pub fn search(
             );
             let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
             let _ = writeln!(s, "principal variation: {}", pv.join(" "));
-            if let Some(line) = r.vcf {
+            if let Some(line) = r.threat_line {
                 let l: Vec<String> = line.iter().map(|p| p.to_string()).collect();
                 let _ = writeln!(s, "winning threat sequence: {}", l.join(" "));
             }

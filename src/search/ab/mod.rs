@@ -41,8 +41,9 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
-    /// A forced win by fours found at the root, attacker and defender moves.
-    pub vcf: Option<Vec<Point>>,
+    /// A forced win found at the root by fours (VCF) or threats (VCT): the attacker's
+    /// moves and the defender's replies of the main line.
+    pub threat_line: Option<Vec<Point>>,
 }
 
 /// A move in the table's 16 bits: x, y and a presence bit.
@@ -532,7 +533,7 @@ fn threat_win(board: &Board, line: Vec<Point>, nodes: u64) -> SearchResult {
         depth: plies,
         nodes,
         pv: line.iter().map(|&p| Move::Place(p)).collect(),
-        vcf: Some(line),
+        threat_line: Some(line),
     }
 }
 
@@ -594,7 +595,7 @@ pub fn search(
             depth: 0,
             nodes: 0,
             pv: vec![Move::Pass],
-            vcf: None,
+            threat_line: None,
         });
     }
     // A five, or a single legal move: no search needed.
@@ -607,7 +608,7 @@ pub fn search(
             depth: 0,
             nodes: 0,
             pv: vec![Move::Place(p)],
-            vcf: win.then(|| vec![p]),
+            threat_line: win.then(|| vec![p]),
         });
     }
     // A win by fours settles it at once.
@@ -682,6 +683,6 @@ pub fn search(
         depth,
         nodes,
         pv,
-        vcf: None,
+        threat_line: None,
     })
 }
