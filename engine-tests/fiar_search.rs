@@ -344,3 +344,31 @@ fn double_three_is_a_vct_win_in_freestyle_only() {
         "{line:?}"
     );
 }
+
+/// The tuner fits weights to [`eval::features`]; that is sound only while the evaluation
+/// is exactly those features times the weights (before its clamp).
+#[test]
+fn evaluation_is_its_features_times_the_weights() {
+    use tengen::search::ab::eval::{WEIGHTS, evaluate, features};
+    use tengen::search::ab::movegen::candidates;
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut cands = Vec::new();
+    let mut checked = 0;
+    for variant in [Variant::Freestyle, Variant::Renju, Variant::Standard] {
+        for _ in 0..20 {
+            let mut b = Board::with_size(variant, 15, 15).unwrap();
+            for _ in 0..rng.random_range(1..40) {
+                candidates(&b, &mut cands);
+                let p = cands[rng.random_range(0..cands.len())];
+                if !matches!(b.play(Move::Place(p)), Ok(Outcome::Ongoing)) {
+                    break;
+                }
+                candidates(&b, &mut cands);
+                let expect = WEIGHTS.score(&features(&b, &cands)).clamp(-20_000, 20_000);
+                assert_eq!(evaluate(&b, &cands) as i64, expect, "{b}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}

@@ -5,22 +5,87 @@ use crate::core::Color;
 use crate::core::error::Point;
 use crate::games::fiar::{Board, Pattern};
 
-/// Value of one direction's pattern on an empty point, for the side that would play there.
-/// Indexed by `Pattern as usize`; hand-set, then tuned by self-play (`bench/`).
-pub const PATTERN_VALUE: [i32; 12] = [
-    0,    // Dead
-    0,    // Overline
-    2,    // Block1
-    5,    // Flex1
-    8,    // Block2
-    26,   // Flex2
-    30,   // Block3
-    110,  // Flex3
-    130,  // Block4
-    900,  // DoubleFour
-    900,  // Flex4
-    6000, // Five
-];
+/// The evaluation's numbers. Every candidate point is worth, to each side, the sum of its
+/// four directional patterns' values plus a bonus for the threat they make together; the
+/// position is worth the mover's sum times `mine` less the opponent's times `theirs`, in
+/// sixteenths (the mover plays first, so its points count more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Indexed by `Pattern as usize`.
+    pub pattern: [i32; 12],
+    /// Indexed by `Threat as usize`.
+    pub threat: [i32; 7],
+    pub mine: i32,
+    pub theirs: i32,
+}
+
+/// Hand-set, then tuned by self-play (`cargo run --release --example tune_eval`).
+pub const WEIGHTS: Weights = Weights {
+    pattern: [
+        0,    // Dead
+        0,    // Overline
+        2,    // Block1
+        5,    // Flex1
+        8,    // Block2
+        26,   // Flex2
+        30,   // Block3
+        110,  // Flex3
+        130,  // Block4
+        900,  // DoubleFour
+        900,  // Flex4
+        6000, // Five
+    ],
+    threat: [
+        0,      // None
+        0,      // Three
+        800,    // DoubleThree
+        0,      // Four
+        2_500,  // FourThree
+        4_000,  // OpenFour
+        20_000, // Five
+    ],
+    mine: 6,
+    theirs: 5,
+};
+
+/// Number of [`Features`] per side: pattern counts, then threat counts.
+pub const FEATURES: usize = 12 + 7;
+
+/// What [`evaluate`] counts, per side: how many directions of playable candidate points
+/// carry each pattern, and how many points make each threat. The evaluation (before the
+/// counting games' rows and the captures) is linear in these, which lets a tuner fit
+/// [`Weights`] to game results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub mine: [u16; FEATURES],
+    pub theirs: [u16; FEATURES],
+}
+
+impl Weights {
+    /// One point's value from its four patterns.
+    pub fn point(&self, pats: [Pattern; 4]) -> i32 {
+        let base: i32 = pats.iter().map(|&p| self.pattern[p as usize]).sum();
+        base + self.threat[compute_threat(pats) as usize]
+    }
+
+    fn side(&self, counts: &[u16; FEATURES]) -> i64 {
+        let (pats, threats) = counts.split_at(12);
+        let p = pats
+            .iter()
+            .zip(self.pattern)
+            .map(|(&n, w)| n as i64 * w as i64);
+        let t = threats
+            .iter()
+            .zip(self.threat)
+            .map(|(&n, w)| n as i64 * w as i64);
+        p.chain(t).sum()
+    }
+
+    /// The pattern part of [`evaluate`], from features.
+    pub fn score(&self, f: &Features) -> i64 {
+        (self.side(&f.mine) * self.mine as i64 - self.side(&f.theirs) * self.theirs as i64) / 16
+    }
+}
 
 /// The threat a stone on a point would make, all four directions taken together,
 /// strongest first. Decides forcing moves and move order.
@@ -137,14 +202,7 @@ pub fn point_value(pats: [Pattern; 4]) -> i32 {
 }
 
 fn compute_value(pats: [Pattern; 4]) -> i32 {
-    let base: i32 = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum();
-    base + match compute_threat(pats) {
-        Threat::Five => 20_000,
-        Threat::OpenFour => 4_000,
-        Threat::FourThree => 2_500,
-        Threat::DoubleThree => 800,
-        _ => 0,
-    }
+    WEIGHTS.point(pats)
 }
 
 /// Whether `color` may play on the empty point `p` (renju fouls and the like).
@@ -168,7 +226,7 @@ pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
             theirs += point_value(opp) as i64;
         }
     }
-    let mut score = (mine * 6 - theirs * 5) / 16;
+    let mut score = (mine * WEIGHTS.mine as i64 - theirs * WEIGHTS.theirs as i64) / 16;
     if board.variant().counting() {
         score += 3000 * (board.rows(me) as i64 - board.rows(me.opposite()) as i64);
     }
@@ -177,4 +235,25 @@ pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
         score += per * (board.captured(me) as i64 - board.captured(me.opposite()) as i64);
     }
     score.clamp(-20_000, 20_000) as i32
+}
+
+/// The counts behind the pattern part of [`evaluate`] (see [`Features`]).
+pub fn features(board: &Board, candidates: &[Point]) -> Features {
+    let me = board.to_move();
+    let mut f = Features {
+        mine: [0; FEATURES],
+        theirs: [0; FEATURES],
+    };
+    for &p in candidates {
+        for (color, counts) in [(me, &mut f.mine), (me.opposite(), &mut f.theirs)] {
+            if playable(board, p, color) {
+                let pats = board.patterns(p, color);
+                for q in pats {
+                    counts[q as usize] += 1;
+                }
+                counts[12 + threat(pats) as usize] += 1;
+            }
+        }
+    }
+    f
 }
