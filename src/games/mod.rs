@@ -1,3 +1,4 @@
 //! The game families Tengen plays: boards, rules, records.
 
 pub mod fiar;
+pub mod go;
