@@ -1,4 +1,5 @@
-//! The `tengen` command line: `analyse` a position, or speak a protocol (`gomocup`).
+//! The `tengen` command line: `analyse` a position, or speak a protocol (`gomocup`,
+//! `gtp`).
 //! Started under a name beginning `pbrain-` with no arguments, it speaks Gomocup, as
 //! Gomocup managers expect of a brain.
 
@@ -95,6 +96,33 @@ enum Command {
         /// Transposition table in MB (INFO hash_size and max_memory change it)
         #[arg(long)]
         hash: Option<usize>,
+    },
+    /// Speak GTP v2 on stdin/stdout (Go; Sabaki, Lizzie, GoGui, gogui-twogtp, KGS).
+    Gtp {
+        /// Game: go
+        #[arg(long, default_value = "go")]
+        game: String,
+        /// Board size to start with (boardsize changes it)
+        #[arg(long, default_value_t = 19)]
+        size: usize,
+        /// Rules: chinese, japanese, aga, new-zealand, tromp-taylor (kgs-rules changes them)
+        #[arg(long, default_value = "chinese")]
+        rules: String,
+        /// Search threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seconds per move when no time_settings arrive
+        #[arg(long, default_value_t = 2.0)]
+        time: f64,
+        /// Fixed playouts per move instead of the clock (regression runs)
+        #[arg(long)]
+        playouts: Option<u64>,
+        /// Resign below this win rate (0: never)
+        #[arg(long, default_value_t = 0.08)]
+        resign: f32,
+        /// Search tree size in nodes (about 40 bytes each)
+        #[arg(long)]
+        tree_nodes: Option<usize>,
     },
 }
 
@@ -261,6 +289,38 @@ fn run(cli: Cli) -> Result<String, String> {
                 threads,
                 hash_mb: hash,
             });
+            Ok(String::new())
+        }
+        Command::Gtp {
+            game,
+            size,
+            rules,
+            threads,
+            time,
+            playouts,
+            resign,
+            tree_nodes,
+        } => {
+            if game != "go" {
+                return Err(format!("unknown game '{game}' for gtp (go)"));
+            }
+            let rules: tengen::games::go::Rules = rules.parse().map_err(|e| format!("{e}"))?;
+            let mut engine = tengen::engine::GoEngine::new(size, rules)
+                .map_err(|_| format!("board size {size}: 2 to 25"))?;
+            if let Some(t) = threads {
+                engine.set_threads(t);
+            }
+            if let Some(n) = tree_nodes {
+                engine.set_tree_nodes(n);
+            }
+            if !(time.is_finite() && time > 0.0) {
+                return Err("--time must be a positive number of seconds".into());
+            }
+            engine.move_time = std::time::Duration::from_secs_f64(time);
+            engine.playouts = playouts;
+            engine.resign_below = (resign > 0.0).then_some(resign);
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            tengen::protocol::gtp::run(stdin, std::io::stdout(), engine);
             Ok(String::new())
         }
     }

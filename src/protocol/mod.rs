@@ -2,4 +2,5 @@
 //! protocol's own form; bad lines get the protocol's error reply and the loop goes on.
 
 pub mod gomocup;
+pub mod gtp;
 pub mod io;

@@ -2,6 +2,7 @@
 //! every search shares with the engine facade (limits, progress reports).
 
 pub mod ab;
+pub mod mcts;
 
 use std::time::{Duration, Instant};
 

@@ -108,6 +108,7 @@ pub struct Board {
     ko: Vertex,
     key: Key,
     captures: [u32; 2],
+    on_board: [u16; 2],
     /// Consecutive passes that ended the move list so far.
     passes: u8,
     last: Vertex,
@@ -135,6 +136,7 @@ impl Board {
             ko: PASS,
             key: Key(0),
             captures: [0; 2],
+            on_board: [0; 2],
             passes: 0,
             last: PASS,
             moves: 0,
@@ -277,32 +279,44 @@ impl Board {
         self.libs[h] == 0
     }
 
-    /// Up to `max` distinct liberties of the chain through `v`, by walking it.
-    pub fn liberties(&self, v: Vertex, max: usize, out: &mut Vec<Vertex>) {
-        out.clear();
-        let start = v;
-        let mut s = start;
+    /// Fills `out` with distinct liberties of the chain through `v`, by walking it, and
+    /// returns how many it found (at most `out.len()`: a cheap "at least n" test).
+    pub fn liberties(&self, v: Vertex, out: &mut [Vertex]) -> usize {
+        let mut n = 0;
+        let mut s = v;
         loop {
-            for n in Board::neighbours(s) {
-                if self.cells[n as usize] == Cell::Empty && !out.contains(&n) {
-                    out.push(n);
-                    if out.len() >= max {
-                        return;
+            for x in Board::neighbours(s) {
+                if self.cells[x as usize] == Cell::Empty && !out[..n].contains(&x) {
+                    if n == out.len() {
+                        return n;
                     }
+                    out[n] = x;
+                    n += 1;
                 }
             }
             s = self.next[s as usize];
-            if s == start {
-                return;
+            if s == v {
+                return n;
             }
         }
     }
 
     /// Exact liberty count of the chain through `v` (walks it).
     pub fn liberty_count(&self, v: Vertex) -> usize {
-        let mut out = Vec::new();
-        self.liberties(v, usize::MAX, &mut out);
-        out.len()
+        let mut out = [PASS; CELLS / 2];
+        self.liberties(v, &mut out)
+    }
+
+    /// The next stone of the chain through `v` (chains are circular lists).
+    #[inline]
+    pub fn next_stone(&self, v: Vertex) -> Vertex {
+        self.next[v as usize]
+    }
+
+    /// Stones of `c` on the board.
+    #[inline]
+    pub fn stones_of(&self, c: Color) -> usize {
+        self.on_board[c.index()] as usize
     }
 
     /// The stones of the chain through `v`.
@@ -376,6 +390,7 @@ impl Board {
         let own = Cell::of(c);
         self.remove_empty(v);
         self.cells[vi] = own;
+        self.on_board[c.index()] += 1;
         self.key ^= stone_key(c, vi);
         self.head[vi] = v;
         self.next[vi] = v;
@@ -473,6 +488,7 @@ impl Board {
         loop {
             let next = self.next[s as usize];
             self.cells[s as usize] = Cell::Empty;
+            self.on_board[c.index()] -= 1;
             self.key ^= stone_key(c, s as usize);
             self.add_empty(s);
             count += 1;
@@ -664,6 +680,15 @@ impl Board {
         }
         if key != self.key {
             return Err("key".into());
+        }
+        for c in Color::BOTH {
+            let n = self
+                .vertices()
+                .filter(|&v| self.cells[v as usize] == Cell::of(c))
+                .count();
+            if n != self.on_board[c.index()] as usize {
+                return Err(format!("{c} stone count"));
+            }
         }
         let empties = self
             .vertices()

@@ -18,6 +18,8 @@ pub enum GoError {
     BoardNotEmpty,
     CannotUndo,
     BadHandicap(String),
+    /// A game record that cannot be read or replayed.
+    Record(String),
 }
 
 impl fmt::Display for GoError {
@@ -30,6 +32,7 @@ impl fmt::Display for GoError {
             GoError::BoardNotEmpty => f.write_str("board not empty"),
             GoError::CannotUndo => f.write_str("cannot undo"),
             GoError::BadHandicap(why) => write!(f, "invalid handicap: {why}"),
+            GoError::Record(why) => write!(f, "cannot load file: {why}"),
         }
     }
 }
@@ -214,6 +217,21 @@ impl Game {
             KoRule::Simple => false,
             KoRule::Positional => self.seen.iter().any(|&(k, _)| k == after.key()),
             KoRule::Situational => self.seen.contains(&(after.key(), after.to_move())),
+        }
+    }
+
+    /// The stone arrangements a move by `mover` may not create under the rules'
+    /// superko (empty under simple ko).
+    pub fn forbidden_keys(&self, mover: Color) -> Vec<Key> {
+        match self.rules.ko {
+            KoRule::Simple => Vec::new(),
+            KoRule::Positional => self.seen.iter().map(|&(k, _)| k).collect(),
+            KoRule::Situational => self
+                .seen
+                .iter()
+                .filter(|&&(_, to_move)| to_move == mover.opposite())
+                .map(|&(k, _)| k)
+                .collect(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod game;
+pub mod record;
 pub mod rules;
 
 pub use board::{Board, Cell, Illegal, PASS, Vertex};

@@ -1,6 +1,5 @@
-//! The engine facade the protocols and the command line use: a five-in-a-row game, its
-//! settings (variant, threads, hash), and searches run on it. Protocols never reach into
-//! the search itself.
+//! The five-in-a-row facade: a game, its settings (variant, threads, hash) and the
+//! alpha-beta searches run on it.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

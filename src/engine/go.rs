@@ -1,0 +1,511 @@
+//! The Go facade: a game under a rule set, the shared MCTS tree (reused from move to
+//! move), the clock (absolute, byo-yomi, Canadian), and what GTP asks of an engine —
+//! genmove with passing, resigning and cleanup, scores and dead stones judged from the
+//! playouts' ownership, analysis.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::core::Color;
+use crate::games::go::{
+    Board, Cell, Game, GoError, PASS, Rules, Vertex, fixed_handicap, result_text,
+};
+use crate::search::mcts::go::GoState;
+use crate::search::mcts::{self, Mcts, Report, Watcher};
+
+/// Default arena: about 40 bytes a node.
+pub const DEFAULT_TREE_NODES: usize = 1 << 21;
+
+/// The time control GTP's time_settings / kgs-time_settings set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No clock: a fixed time per move.
+    None,
+    /// Main time, then `stones` moves in every `byo_ms` (Canadian; absolute when
+    /// `byo_ms` is 0).
+    Canadian {
+        main_ms: u64,
+        byo_ms: u64,
+        stones: u32,
+    },
+    /// Main time, then `periods` periods of `byo_ms` each, one move per period.
+    Japanese {
+        main_ms: u64,
+        byo_ms: u64,
+        periods: u32,
+    },
+}
+
+/// What the clock says is left for one side (time_left).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Left {
+    pub ms: u64,
+    /// Stones (Canadian) or periods (Japanese) left; 0 in main time.
+    pub stones: u32,
+}
+
+/// How genmove may end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Genmove {
+    Play(Vertex),
+    Pass,
+    Resign,
+}
+
+/// How a move is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    /// kgs-genmove_cleanup: no pass while the opponent has dead stones on the board.
+    Cleanup,
+}
+
+pub struct GoEngine {
+    game: Game,
+    mcts: Mcts,
+    threads: usize,
+    pub clock: TimeControl,
+    left: [Option<Left>; 2],
+    /// Time per move without a clock.
+    pub move_time: Duration,
+    /// Fixed playouts per move (regression runs); overrides the clock.
+    pub playouts: Option<u64>,
+    /// Resign below this win rate (for a while); `None`: never.
+    pub resign_below: Option<f32>,
+    low_streak: u32,
+    /// Game moves the tree's root stands after, if the tree still fits the game.
+    tree_at: Option<(usize, Color)>,
+}
+
+impl GoEngine {
+    pub fn new(size: usize, rules: Rules) -> Result<GoEngine, GoError> {
+        Ok(GoEngine {
+            game: Game::new(size, rules)?,
+            mcts: Mcts::new(DEFAULT_TREE_NODES, crate::games::go::board::CELLS),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            clock: TimeControl::None,
+            left: [None, None],
+            move_time: Duration::from_secs(2),
+            playouts: None,
+            resign_below: Some(0.08),
+            low_streak: 0,
+            tree_at: None,
+        })
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sizes the search tree to `nodes` nodes.
+    pub fn set_tree_nodes(&mut self, nodes: usize) {
+        self.mcts = Mcts::new(nodes, crate::games::go::board::CELLS);
+        self.tree_at = None;
+    }
+
+    fn changed(&mut self) {
+        self.tree_at = None;
+    }
+
+    pub fn set_size(&mut self, size: usize) -> Result<(), GoError> {
+        let mut g = Game::new(size, self.game.rules())?;
+        g.set_komi(self.game.komi());
+        self.game = g;
+        self.changed();
+        Ok(())
+    }
+
+    pub fn clear(&mut self) {
+        self.game.clear();
+        self.left = [None, None];
+        self.low_streak = 0;
+        self.changed();
+    }
+
+    pub fn set_komi(&mut self, komi: f32) {
+        self.game.set_komi(komi);
+        self.changed();
+    }
+
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.game.set_rules(rules);
+        self.changed();
+    }
+
+    pub fn play(&mut self, c: Color, v: Vertex) -> Result<(), GoError> {
+        self.game.play(c, v)
+    }
+
+    pub fn undo(&mut self) -> Result<(), GoError> {
+        self.game.undo()?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Replaces the game (loadsgf).
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.changed();
+    }
+
+    pub fn fixed_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GoError> {
+        let stones = fixed_handicap(self.game.size(), n)?;
+        self.game.set_handicap(&stones)?;
+        self.changed();
+        Ok(stones)
+    }
+
+    /// The engine's own handicap placement: the fixed points where they exist, then
+    /// further points spread over the board (at most all but one point).
+    pub fn place_free_handicap(&mut self, n: usize) -> Result<Vec<Vertex>, GoError> {
+        let size = self.game.size();
+        if n < 2 || n >= size * size {
+            return Err(GoError::BadHandicap(format!("{n} stones")));
+        }
+        let mut stones = (2..=n.min(9))
+            .rev()
+            .find_map(|k| fixed_handicap(size, k).ok())
+            .unwrap_or_default();
+        if stones.len() < n {
+            // A lattice of points two apart from the third line in, centre first.
+            let e = if size >= 13 {
+                3
+            } else {
+                (size >= 7) as usize * 2
+            };
+            let c = (size / 2) as i64;
+            let mut extra: Vec<Vertex> = (e..size - e.min(size - 1))
+                .flat_map(|y| (e..size - e.min(size - 1)).map(move |x| (x, y)))
+                .map(|(x, y)| Board::vertex_of(x, y))
+                .filter(|v| !stones.contains(v))
+                .collect();
+            extra.sort_by_key(|&v| {
+                let (x, y) = Board::xy(v);
+                let (dx, dy) = (x as i64 - c, y as i64 - c);
+                ((x + y) % 2 != 0, dx * dx + dy * dy)
+            });
+            let all: Vec<Vertex> = Board::new(size)
+                .map(|b| b.vertices().collect())
+                .unwrap_or_default();
+            for v in extra.into_iter().chain(all) {
+                if stones.len() >= n {
+                    break;
+                }
+                if !stones.contains(&v) {
+                    stones.push(v);
+                }
+            }
+        }
+        self.game.set_handicap(&stones)?;
+        self.changed();
+        Ok(stones)
+    }
+
+    pub fn set_free_handicap(&mut self, stones: &[Vertex]) -> Result<(), GoError> {
+        self.game.set_handicap(stones)?;
+        self.changed();
+        Ok(())
+    }
+
+    pub fn set_time(&mut self, clock: TimeControl) {
+        self.clock = clock;
+        self.left = [None, None];
+    }
+
+    pub fn set_time_left(&mut self, c: Color, left: Left) {
+        self.left[c.index()] = Some(left);
+    }
+
+    /// Komi plus handicap compensation: white's points the search adds.
+    fn komi_total(&self) -> f32 {
+        let rules = self.game.rules();
+        let bonus = if rules.scoring == crate::games::go::Scoring::Area {
+            rules.handicap_bonus(self.game.handicap())
+        } else {
+            0.0
+        };
+        self.game.komi() + bonus
+    }
+
+    fn root(&self, color: Color) -> GoState {
+        let mut board = self.game.board().clone();
+        if board.to_move() != color {
+            board.set_to_move(color);
+        }
+        GoState::new(
+            board,
+            self.komi_total(),
+            self.game.rules().suicide,
+            self.game.forbidden_keys(color),
+        )
+    }
+
+    /// Moves the tree's root to the current position, keeping what it knows if the game
+    /// only went on since the last search.
+    fn sync_tree(&mut self, color: Color) {
+        let moves = self.game.moves();
+        let kept = match self.tree_at {
+            Some((n, c)) if n <= moves.len() && self.game.to_move() == color => {
+                let since: Vec<mcts::Move> =
+                    moves[n..].iter().map(|&(_, v)| v as mcts::Move).collect();
+                // The tree knows one side to move at its root: the moves since must
+                // alternate from it.
+                let alternate = moves[n..]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &(mc, _))| if i % 2 == 0 { mc == c } else { mc != c });
+                alternate && self.mcts.advance(&since)
+            }
+            _ => false,
+        };
+        if !kept {
+            self.mcts.clear();
+        }
+        self.tree_at = Some((moves.len(), color));
+    }
+
+    /// The time to spend on this move.
+    pub fn budget(&self, color: Color) -> Duration {
+        let size = self.game.size();
+        let empties = self.game.board().empties().len();
+        // Moves still to play by this side, roughly.
+        let to_go = ((empties as f32 * 0.4) as u64).max(size as u64).max(8);
+        let margin = |ms: u64| ms.saturating_sub(60 + ms / 20);
+        let ms = match self.clock {
+            TimeControl::None => return self.move_time,
+            TimeControl::Canadian {
+                main_ms,
+                byo_ms,
+                stones,
+            } => {
+                let left = self.left[color.index()].unwrap_or(Left {
+                    ms: main_ms,
+                    stones: 0,
+                });
+                if left.stones > 0 {
+                    margin(left.ms / left.stones as u64)
+                } else if byo_ms == 0 || stones == 0 {
+                    margin(left.ms / to_go)
+                } else {
+                    // Main time spread, plus what byo-yomi will give per move anyway.
+                    margin(left.ms / to_go + byo_ms / stones as u64 / 2)
+                        .min(margin(left.ms + byo_ms / stones as u64))
+                }
+            }
+            TimeControl::Japanese {
+                main_ms, byo_ms, ..
+            } => {
+                let left = self.left[color.index()].unwrap_or(Left {
+                    ms: main_ms,
+                    stones: 0,
+                });
+                if left.stones > 0 && left.ms <= byo_ms {
+                    margin(left.ms.min(byo_ms))
+                } else {
+                    margin(left.ms / to_go + byo_ms * 3 / 4).min(margin(left.ms + byo_ms))
+                }
+            }
+        };
+        Duration::from_millis(ms.max(20))
+    }
+
+    fn run(
+        &mut self,
+        color: Color,
+        limits: mcts::Limits,
+        stop: &AtomicBool,
+        watcher: &dyn Watcher,
+        interval: Option<Duration>,
+    ) -> Report {
+        self.sync_tree(color);
+        let root = self.root(color);
+        let limits = mcts::Limits { interval, ..limits };
+        self.mcts
+            .search(&root, &limits, self.threads, stop, watcher)
+    }
+
+    /// Searches for `color` and chooses a move (does not play it).
+    pub fn choose(&mut self, color: Color, mode: Mode, stop: &AtomicBool) -> (Genmove, Report) {
+        let limits = match self.playouts {
+            Some(p) => mcts::Limits {
+                playouts: Some(p),
+                ..Default::default()
+            },
+            None => mcts::Limits {
+                deadline: Some(Instant::now() + self.budget(color)),
+                early_stop: true,
+                ..Default::default()
+            },
+        };
+        let report = self.run(color, limits, stop, &mcts::Quiet, None);
+        let dead = self.dead_stones(&report);
+        let Some(best) = report.best().cloned() else {
+            return (Genmove::Pass, report);
+        };
+        // After the opponent's pass: pass too when that wins (dead stones judged by the
+        // playouts), rather than fill points.
+        let opponent_passed = self
+            .game
+            .moves()
+            .last()
+            .is_some_and(|&(c, v)| c != color && v == PASS);
+        let dead_theirs = dead
+            .iter()
+            .any(|&v| self.game.board().cell(v) == Cell::of(color.opposite()));
+        if mode == Mode::Normal && opponent_passed {
+            let s = self.game.score(&self.dead_mask(&dead));
+            let mine = if color == Color::Black { s } else { -s };
+            if mine > 0.0 {
+                return (Genmove::Pass, report);
+            }
+        }
+        let mut mv = best.mv as Vertex;
+        if mv == PASS && mode == Mode::Cleanup && dead_theirs {
+            // Cleanup: capture what is dead before passing.
+            if let Some(m) = report.moves.iter().find(|m| m.mv as Vertex != PASS) {
+                mv = m.mv as Vertex;
+            }
+        }
+        if let Some(limit) = self.resign_below {
+            let enough = report.playouts >= 500;
+            if best.win_rate < limit && enough {
+                self.low_streak += 1;
+            } else {
+                self.low_streak = 0;
+            }
+            let size = self.game.size();
+            let late = self.game.moves().len() >= size * size / 4;
+            if self.low_streak >= 3 && late && mode == Mode::Normal {
+                return (Genmove::Resign, report);
+            }
+        }
+        if mv == PASS {
+            (Genmove::Pass, report)
+        } else {
+            (Genmove::Play(mv), report)
+        }
+    }
+
+    /// genmove: chooses and plays.
+    pub fn genmove(&mut self, color: Color, mode: Mode, stop: &AtomicBool) -> (Genmove, Report) {
+        let (g, r) = self.choose(color, mode, stop);
+        match g {
+            Genmove::Play(v) => {
+                if self.game.play(color, v).is_err() {
+                    // A superko corner the tree missed: pass rather than play it.
+                    let _ = self.game.play(color, PASS);
+                    return (Genmove::Pass, r);
+                }
+            }
+            Genmove::Pass => {
+                let _ = self.game.play(color, PASS);
+            }
+            Genmove::Resign => {}
+        }
+        (g, r)
+    }
+
+    /// Streams analysis of the position for `color` until `stop`.
+    pub fn analyse(
+        &mut self,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        watcher: &dyn Watcher,
+        max_playouts: Option<u64>,
+    ) -> Report {
+        let limits = mcts::Limits {
+            playouts: max_playouts,
+            ..Default::default()
+        };
+        self.run(color, limits, stop, watcher, Some(interval))
+    }
+
+    /// Stones the playouts mostly gave to the other side.
+    fn dead_stones(&self, report: &Report) -> Vec<Vertex> {
+        let b = self.game.board();
+        b.vertices()
+            .filter(|&v| {
+                let o = report.ownership.get(v as usize).copied().unwrap_or(0.0);
+                match b.cell(v) {
+                    Cell::Black => o < -0.3,
+                    Cell::White => o > 0.3,
+                    _ => false,
+                }
+            })
+            .collect()
+    }
+
+    fn dead_mask(&self, dead: &[Vertex]) -> Vec<bool> {
+        let mut m = vec![false; crate::games::go::board::CELLS];
+        for &v in dead {
+            m[v as usize] = true;
+        }
+        m
+    }
+
+    /// Ownership from a short search of the position (for scoring).
+    fn judge(&mut self) -> Report {
+        let color = self.game.to_move();
+        let limits = mcts::Limits {
+            playouts: Some(self.playouts.unwrap_or(4000).max(1000)),
+            deadline: Some(Instant::now() + Duration::from_secs(3)),
+            ..Default::default()
+        };
+        self.run(color, limits, &AtomicBool::new(false), &mcts::Quiet, None)
+    }
+
+    /// The result with dead stones judged by playouts, as `B+3.5`.
+    pub fn final_score(&mut self) -> String {
+        let r = self.judge();
+        let dead = self.dead_stones(&r);
+        result_text(self.game.score(&self.dead_mask(&dead)))
+    }
+
+    /// final_status_list: the stones that are dead, alive, or alive in seki.
+    pub fn final_status(&mut self, status: Status) -> Vec<Vertex> {
+        let r = self.judge();
+        let dead = self.dead_stones(&r);
+        let b = self.game.board();
+        let seki: Vec<Vertex> = b
+            .vertices()
+            .filter(|&v| b.cell(v) != Cell::Empty && !dead.contains(&v))
+            .filter(|&v| {
+                // Next to an empty point that living stones of both colours touch and
+                // that nobody owns.
+                Board::neighbours(v).iter().any(|&e| {
+                    b.cell(e) == Cell::Empty
+                        && r.ownership[e as usize].abs() < 0.5
+                        && [Cell::Black, Cell::White].iter().all(|&c| {
+                            Board::neighbours(e)
+                                .iter()
+                                .any(|&n| b.cell(n) == c && !dead.contains(&n))
+                        })
+                })
+            })
+            .collect();
+        match status {
+            Status::Dead => dead,
+            Status::Seki => seki,
+            Status::Alive => b
+                .vertices()
+                .filter(|&v| b.cell(v) != Cell::Empty && !dead.contains(&v))
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Alive,
+    Dead,
+    Seki,
+}

@@ -1,0 +1,322 @@
+//! Go for the tree search: priors for a node's moves and the playout policy (capture
+//! the last move's chain when it is in atari, save our chains it put in atari, answer
+//! near the last move, otherwise a random move that neither fills an own eye nor
+//! throws a chain into atari), scored by area at the end.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use super::{Game, Move};
+use crate::core::{Color, Key};
+use crate::games::go::board::CELLS;
+use crate::games::go::{Board, Cell, PASS, Vertex};
+
+/// A Go position as the search plays it: the board, komi (white's points, handicap
+/// compensation included), and for the root the keys superko forbids.
+#[derive(Clone)]
+pub struct GoState {
+    pub board: Board,
+    pub komi: f32,
+    pub suicide: bool,
+    /// Positions the root's moves may not recreate (empty: no superko check).
+    pub forbidden: std::sync::Arc<Vec<Key>>,
+    /// Moves played since the root (superko is checked only at the root).
+    depth: u32,
+}
+
+impl GoState {
+    pub fn new(board: Board, komi: f32, suicide: bool, forbidden: Vec<Key>) -> GoState {
+        GoState {
+            board,
+            komi,
+            suicide,
+            forbidden: std::sync::Arc::new(forbidden),
+            depth: 0,
+        }
+    }
+
+    /// Black's area score minus white's, komi included, counting every stone on the
+    /// board as alive and an empty point for the colour of all its neighbours (after a
+    /// playout every empty region is such a point or neutral).
+    pub fn playout_score(&self) -> f32 {
+        let b = &self.board;
+        let mut s = 0i32;
+        for &v in b.empties() {
+            let mut seen = [false; 2];
+            for n in Board::neighbours(v) {
+                match b.cell(n) {
+                    Cell::Black => seen[0] = true,
+                    Cell::White => seen[1] = true,
+                    _ => {}
+                }
+            }
+            s += match seen {
+                [true, false] => 1,
+                [false, true] => -1,
+                _ => 0,
+            };
+        }
+        s += b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
+        s as f32 - self.komi
+    }
+
+    /// Whether `v` is a move the policy may play for the side to move: legal, not an
+    /// own eye.
+    #[inline]
+    fn sensible(&self, v: Vertex) -> bool {
+        let c = self.board.to_move();
+        self.board.check(v, c, self.suicide).is_ok() && !self.board.is_eye(v, c)
+    }
+
+    /// Whether playing `v` puts the mover's chain there into atari without capturing.
+    fn self_atari(&self, v: Vertex) -> bool {
+        let b = &self.board;
+        let c = b.to_move();
+        let own = Cell::of(c);
+        let mut libs = [PASS; 2];
+        let mut n_libs = 0;
+        let add = |l: Vertex, libs: &mut [Vertex; 2], n: &mut usize| {
+            if l != v && !libs[..*n].contains(&l) {
+                if *n == 2 {
+                    return true;
+                }
+                libs[*n] = l;
+                *n += 1;
+            }
+            false
+        };
+        for n in Board::neighbours(v) {
+            match b.cell(n) {
+                Cell::Empty => {
+                    if add(n, &mut libs, &mut n_libs) {
+                        return false;
+                    }
+                }
+                Cell::Wall => {}
+                cell if cell == own => {
+                    let mut ls = [PASS; 3];
+                    let k = b.liberties(n, &mut ls);
+                    for &l in &ls[..k] {
+                        if add(l, &mut libs, &mut n_libs) {
+                            return false;
+                        }
+                    }
+                }
+                _ => {
+                    if b.atari_liberty(n) == Some(v) {
+                        return false; // captures
+                    }
+                }
+            }
+        }
+        n_libs < 2
+    }
+
+    /// A liberty of our chain `at` that saves it from atari: capture a neighbouring
+    /// chain in atari, or extend if that gives two liberties or more.
+    fn save(&self, at: Vertex, rng: &mut SmallRng) -> Option<Vertex> {
+        let b = &self.board;
+        let lib = b.atari_liberty(at)?;
+        // Captures of the attackers first (walk at most a few stones).
+        let enemy = Cell::of(b.to_move().opposite());
+        let mut s = at;
+        for _ in 0..12 {
+            for n in Board::neighbours(s) {
+                if b.cell(n) == enemy
+                    && let Some(l) = b.atari_liberty(n)
+                    && self.sensible(l)
+                {
+                    return Some(l);
+                }
+            }
+            s = b.next_stone(s);
+            if s == at {
+                break;
+            }
+        }
+        (self.sensible(lib) && !self.self_atari(lib) && rng.random_range(0..8) != 0).then_some(lib)
+    }
+
+    /// The policy's move for the side to move.
+    fn policy_move(&self, rng: &mut SmallRng) -> Vertex {
+        let b = &self.board;
+        let last = b.last_move();
+        let me = Cell::of(b.to_move());
+        if last != PASS && b.cell(last) != Cell::Empty {
+            // The last stone's chain in atari: take it.
+            if let Some(l) = b.atari_liberty(last)
+                && self.sensible(l)
+            {
+                return l;
+            }
+            // Our chains next to it in atari: save them.
+            for n in Board::neighbours(last) {
+                if b.cell(n) == me
+                    && let Some(v) = self.save(n, rng)
+                {
+                    return v;
+                }
+            }
+            // Chains next to it with two liberties: put them in atari (half the time).
+            if rng.random_range(0..2) == 0 {
+                let them = b.cell(last);
+                let mut ls = [PASS; 3];
+                for n in Board::neighbours(last).into_iter().chain([last]) {
+                    if b.cell(n) == them && b.liberties(n, &mut ls) == 2 {
+                        let l = ls[rng.random_range(0..2)];
+                        if self.sensible(l) && !self.self_atari(l) {
+                            return l;
+                        }
+                    }
+                }
+            }
+        }
+        let empties = b.empties();
+        let n = empties.len();
+        if n == 0 {
+            return PASS;
+        }
+        let start = rng.random_range(0..n);
+        for i in 0..n {
+            let v = empties[(start + i) % n];
+            if self.sensible(v) && !(self.self_atari(v) && rng.random_range(0..4) != 0) {
+                return v;
+            }
+        }
+        PASS
+    }
+
+    /// The policy's priors for `v` (a legal, sensible move).
+    fn prior(&self, v: Vertex) -> f32 {
+        let b = &self.board;
+        let me = Cell::of(b.to_move());
+        let mut p: f32 = 0.5;
+        for n in Board::neighbours(v) {
+            match b.cell(n) {
+                Cell::Empty | Cell::Wall => {}
+                cell => {
+                    if b.atari_liberty(n) == Some(v) {
+                        // Captures, or saves our chain.
+                        let big = b.chain_stones(n) as f32;
+                        p = p.max(if cell == me { 0.7 } else { 0.8 } + (big * 0.02).min(0.15));
+                    }
+                }
+            }
+        }
+        if self.self_atari(v) {
+            p = p.min(0.15);
+        }
+        let last = b.last_move();
+        if last != PASS {
+            let (x, y) = Board::xy(v);
+            let (lx, ly) = Board::xy(last);
+            if x.abs_diff(lx) <= 2 && y.abs_diff(ly) <= 2 {
+                p += 0.05;
+            }
+        }
+        // The first line is rarely right before the board fills up.
+        let (x, y) = Board::xy(v);
+        let size = b.size();
+        let edge = x == 0 || y == 0 || x == size - 1 || y == size - 1;
+        if edge && size >= 9 && b.stone_count() < size * size / 3 {
+            p -= 0.1;
+        }
+        p.clamp(0.02, 0.98)
+    }
+}
+
+impl Game for GoState {
+    const MOVE_SLOTS: usize = CELLS;
+
+    fn to_move(&self) -> Color {
+        self.board.to_move()
+    }
+
+    fn result(&self) -> Option<f32> {
+        (self.board.passes() >= 2).then(|| {
+            let s = self.playout_score();
+            if s > 0.0 {
+                1.0
+            } else if s < 0.0 {
+                0.0
+            } else {
+                0.5
+            }
+        })
+    }
+
+    fn expand(&self, out: &mut Vec<(Move, f32)>) {
+        if self.result().is_some() {
+            return;
+        }
+        let b = &self.board;
+        for &v in b.empties() {
+            if !self.sensible(v) {
+                continue;
+            }
+            if self.depth == 0 && !self.forbidden.is_empty() {
+                let mut after = b.clone();
+                after.play(v);
+                if self.forbidden.contains(&after.key()) {
+                    continue;
+                }
+            }
+            out.push((v as Move, self.prior(v)));
+        }
+        // Passing is always possible; worth little while there is a move left.
+        let pass_prior = if out.is_empty() { 0.5 } else { 0.1 };
+        out.push((PASS as Move, pass_prior));
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.board.play(mv as Vertex);
+        self.depth += 1;
+    }
+
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Move, Color)>) -> f32 {
+        let size = self.board.size();
+        let cap = size * size * 3 + 20;
+        let mut moves = 0;
+        while self.board.passes() < 2 && moves < cap {
+            let mover = self.board.to_move();
+            let v = self.policy_move(rng);
+            self.board.play(v);
+            trace.push((v as Move, mover));
+            moves += 1;
+        }
+        let s = self.playout_score();
+        if s > 0.0 {
+            1.0
+        } else if s < 0.0 {
+            0.0
+        } else {
+            0.5
+        }
+    }
+
+    fn add_ownership(&self, own: &mut [i32]) {
+        let b = &self.board;
+        for v in b.vertices() {
+            let o = match b.cell(v) {
+                Cell::Black => 1,
+                Cell::White => -1,
+                _ => {
+                    let mut seen = [false; 2];
+                    for n in Board::neighbours(v) {
+                        match b.cell(n) {
+                            Cell::Black => seen[0] = true,
+                            Cell::White => seen[1] = true,
+                            _ => {}
+                        }
+                    }
+                    match seen {
+                        [true, false] => 1,
+                        [false, true] => -1,
+                        _ => 0,
+                    }
+                }
+            };
+            own[v as usize] += o;
+        }
+    }
+}

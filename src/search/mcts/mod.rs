@@ -1,0 +1,458 @@
+//! Monte-Carlo tree search for any two-player game behind the [`Game`] trait (Go, Gana):
+//! UCT with RAVE (all-moves-as-first) statistics and policy priors, tree parallelism
+//! over one shared arena with virtual loss, tree reuse between moves.
+
+pub mod go;
+pub mod tree;
+
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::*};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::core::Color;
+pub use tree::{NO_NODE, Node, NodeId, Tree};
+
+/// Moves are small integers below [`Game::MOVE_SLOTS`] (RAVE indexes by them). Move 0
+/// is the null move (Go's pass), which gets no RAVE statistics: every playout ends in
+/// passes, so they would say nothing about it.
+pub type Move = u32;
+
+/// What the search needs of a game.
+pub trait Game: Clone + Send + Sync {
+    /// Upper bound of move numbers, for the RAVE tables.
+    const MOVE_SLOTS: usize;
+
+    fn to_move(&self) -> Color;
+
+    /// Black's result if the game is over: 1 win, 0 loss, 0.5 draw.
+    fn result(&self) -> Option<f32>;
+
+    /// The moves worth a node in the tree, each with a prior (a guessed win rate for the
+    /// mover, 0..=1). Empty only when the game is over.
+    fn expand(&self, out: &mut Vec<(Move, f32)>);
+
+    fn play(&mut self, mv: Move);
+
+    /// Plays the game out with the fast policy; returns black's result and appends
+    /// every move with its player to `trace` (for RAVE).
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Move, Color)>) -> f32;
+
+    /// Adds this (finished) playout's owner of each point to `own` (black +1, white -1);
+    /// games without territory do nothing.
+    fn add_ownership(&self, _own: &mut [i32]) {}
+}
+
+/// Tuning of the tree policy.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Visits a prior is worth.
+    pub prior_visits: f32,
+    /// RAVE equivalence: the visits at which tree and AMAF statistics weigh the same.
+    pub rave_equiv: f32,
+    pub exploration: f32,
+    /// Visits a leaf needs before it is expanded.
+    pub expand_at: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            prior_visits: 20.0,
+            rave_equiv: 1500.0,
+            exploration: 0.15,
+            expand_at: 2,
+        }
+    }
+}
+
+/// When to stop.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub playouts: Option<u64>,
+    /// Stop early once the best move cannot be overtaken in the time left.
+    pub early_stop: bool,
+    /// Report progress to the watcher this often.
+    pub interval: Option<Duration>,
+}
+
+/// One root move as the search sees it.
+#[derive(Clone, Debug)]
+pub struct MoveStat {
+    pub mv: Move,
+    pub visits: u32,
+    /// For the side to move at the root, 0..=1.
+    pub win_rate: f32,
+    pub prior: f32,
+    /// Most visited continuation after the move.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Root moves by visits, most first.
+    pub moves: Vec<MoveStat>,
+    pub playouts: u64,
+    pub elapsed: Duration,
+    /// Per point (as [`Game::add_ownership`] indexes), black's ownership -1..=1.
+    pub ownership: Vec<f32>,
+}
+
+impl Report {
+    pub fn best(&self) -> Option<&MoveStat> {
+        self.moves.first()
+    }
+}
+
+/// Called every `interval` while searching (analysis output), from the main thread.
+pub trait Watcher: Sync {
+    fn progress(&self, _report: &Report) {}
+}
+
+pub struct Quiet;
+impl Watcher for Quiet {}
+
+/// The search over one shared tree; reuse it between moves of one game.
+pub struct Mcts {
+    pub tree: Tree,
+    pub params: Params,
+    /// Ownership sums over the playouts of the current search, per point.
+    own: Vec<AtomicI64>,
+    own_samples: AtomicU64,
+    /// Changes every search, so that repeated searches of one position differ.
+    seed: u64,
+}
+
+impl Mcts {
+    /// A search with an arena of `nodes` nodes and `points` ownership slots.
+    pub fn new(nodes: usize, points: usize) -> Mcts {
+        Mcts {
+            tree: Tree::new(nodes),
+            params: Params::default(),
+            own: (0..points).map(|_| AtomicI64::new(0)).collect(),
+            own_samples: AtomicU64::new(0),
+            seed: 0x7e46e4,
+        }
+    }
+
+    /// Keeps the subtree after `moves` (played since the last search) as the new root,
+    /// or starts afresh when they left the tree or the arena is half full. Returns
+    /// whether anything was kept.
+    pub fn advance(&mut self, moves: &[Move]) -> bool {
+        let mut at = Some(self.tree.root());
+        for &m in moves {
+            at = at.and_then(|n| self.tree.find_child(n, m));
+        }
+        self.tree.reroot(at)
+    }
+
+    pub fn clear(&mut self) {
+        self.tree.clear();
+    }
+
+    /// Searches `root` on `threads` threads until a limit or `stop`.
+    pub fn search<G: Game>(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        threads: usize,
+        stop: &AtomicBool,
+        watcher: &dyn Watcher,
+    ) -> Report {
+        let start = Instant::now();
+        let interval = limits.interval;
+        self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let seed = self.seed;
+        for o in &self.own {
+            o.store(0, Relaxed);
+        }
+        self.own_samples.store(0, Relaxed);
+        let playouts = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let this = &*self;
+        std::thread::scope(|s| {
+            for t in 1..threads.max(1) {
+                let (playouts, done) = (&playouts, &done);
+                s.spawn(move || {
+                    let mut w = Worker::new::<G>(seed ^ (t as u64) << 32);
+                    while !done.load(Relaxed) && !stop.load(Relaxed) {
+                        w.simulate(this, root);
+                        playouts.fetch_add(1, Relaxed);
+                    }
+                });
+            }
+            let mut w = Worker::new::<G>(seed);
+            let mut last_report = Instant::now();
+            loop {
+                w.simulate(this, root);
+                let n = playouts.fetch_add(1, Relaxed) + 1;
+                if stop.load(Relaxed) || limits.playouts.is_some_and(|p| n >= p) {
+                    break;
+                }
+                if n.is_multiple_of(16) {
+                    let now = Instant::now();
+                    if limits.deadline.is_some_and(|d| now >= d) {
+                        break;
+                    }
+                    if limits.early_stop && n.is_multiple_of(256) && this.decided(limits, start, n)
+                    {
+                        break;
+                    }
+                    if let Some(iv) = interval
+                        && now.duration_since(last_report) >= iv
+                    {
+                        last_report = now;
+                        watcher.progress(&this.report(root, n, start.elapsed()));
+                    }
+                }
+                if this.tree.children(this.tree.root()).is_empty() && root.result().is_some() {
+                    break;
+                }
+            }
+            done.store(true, Relaxed);
+        });
+        let n = playouts.load(Relaxed);
+        self.report(root, n, start.elapsed())
+    }
+
+    /// Whether the most visited root move stays first whatever the rest of the time
+    /// brings (the runner-up could not catch up at this rate).
+    fn decided(&self, limits: &Limits, start: Instant, n: u64) -> bool {
+        let Some(deadline) = limits.deadline else {
+            return false;
+        };
+        let spent = start.elapsed().as_secs_f64().max(1e-3);
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        let more = n as f64 * left / spent;
+        let mut v: Vec<u32> = self
+            .tree
+            .children(self.tree.root())
+            .map(|c| self.tree.node(c).visits())
+            .collect();
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        match v.as_slice() {
+            [a, b, ..] => (*a as f64) > *b as f64 + more,
+            _ => true,
+        }
+    }
+
+    /// The root's moves by visits with principal variations, and the ownership so far.
+    pub fn report<G: Game>(&self, _root: &G, playouts: u64, elapsed: Duration) -> Report {
+        let t = &self.tree;
+        let mut moves: Vec<MoveStat> = t
+            .children(t.root())
+            .map(|c| {
+                let n = t.node(c);
+                let mut pv = vec![n.mv()];
+                let mut at = c;
+                while let Some(next) = t
+                    .children(at)
+                    .filter(|&k| t.node(k).visits() > 0)
+                    .max_by_key(|&k| t.node(k).visits())
+                {
+                    pv.push(t.node(next).mv());
+                    at = next;
+                    if pv.len() >= 24 {
+                        break;
+                    }
+                }
+                MoveStat {
+                    mv: n.mv(),
+                    visits: n.visits(),
+                    win_rate: n.win_rate().unwrap_or(n.prior()),
+                    prior: n.prior(),
+                    pv,
+                }
+            })
+            .collect();
+        moves.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.win_rate.total_cmp(&a.win_rate))
+        });
+        let samples = self.own_samples.load(Relaxed).max(1) as f32;
+        let ownership = self
+            .own
+            .iter()
+            .map(|o| o.load(Relaxed) as f32 / samples)
+            .collect();
+        Report {
+            moves,
+            playouts,
+            elapsed,
+            ownership,
+        }
+    }
+}
+
+/// One thread's scratch: the path, the playout trace, RAVE marks, the expansion list.
+struct Worker {
+    rng: SmallRng,
+    path: Vec<NodeId>,
+    trace: Vec<(Move, Color)>,
+    first: Vec<u8>,
+    moves: Vec<(Move, f32)>,
+    own: Vec<i32>,
+}
+
+const NOBODY: u8 = 2;
+
+impl Worker {
+    fn new<G: Game>(seed: u64) -> Worker {
+        Worker {
+            rng: SmallRng::seed_from_u64(seed),
+            path: Vec::with_capacity(64),
+            trace: Vec::with_capacity(1024),
+            first: vec![NOBODY; G::MOVE_SLOTS],
+            moves: Vec::with_capacity(G::MOVE_SLOTS),
+            own: Vec::new(),
+        }
+    }
+
+    /// One simulation: descend, maybe expand, play out, back up.
+    fn simulate<G: Game>(&mut self, m: &Mcts, root: &G) {
+        let t = &m.tree;
+        let p = &m.params;
+        let mut state = root.clone();
+        self.path.clear();
+        self.trace.clear();
+        let mut at = t.root();
+        self.path.push(at);
+        t.node(at).visits.fetch_add(1, Relaxed);
+        loop {
+            if !t.node(at).is_expanded() {
+                if state.result().is_some() {
+                    break;
+                }
+                let visits = t.node(at).visits();
+                if visits > p.expand_at || at == t.root() {
+                    self.moves.clear();
+                    state.expand(&mut self.moves);
+                    t.expand(at, &self.moves);
+                }
+                if !t.node(at).is_expanded() {
+                    break;
+                }
+            }
+            let Some(next) = self.select(m, at) else {
+                break;
+            };
+            let mover = state.to_move();
+            let mv = t.node(next).mv();
+            state.play(mv);
+            self.trace.push((mv, mover));
+            t.node(next).visits.fetch_add(1, Relaxed);
+            self.path.push(next);
+            at = next;
+        }
+        let result = match state.result() {
+            Some(r) => r,
+            None => state.playout(&mut self.rng, &mut self.trace),
+        };
+        if !m.own.is_empty() {
+            self.own.clear();
+            self.own.resize(m.own.len(), 0);
+            state.add_ownership(&mut self.own);
+            for (o, &v) in m.own.iter().zip(&self.own) {
+                if v != 0 {
+                    o.fetch_add(v as i64, Relaxed);
+                }
+            }
+            m.own_samples.fetch_add(1, Relaxed);
+        }
+        self.backup(m, result);
+    }
+
+    /// The child of `at` with the best blend of its own win rate, its AMAF win rate and
+    /// its prior, plus a little exploration.
+    fn select(&mut self, m: &Mcts, at: NodeId) -> Option<NodeId> {
+        let t = &m.tree;
+        let p = &m.params;
+        let parent_visits = t.node(at).visits().max(1) as f32;
+        let log_n = parent_visits.ln();
+        let mut best = None;
+        let mut best_value = f32::NEG_INFINITY;
+        for c in t.children(at) {
+            let n = t.node(c);
+            let visits = n.visits() as f32;
+            let wins = n.wins2.load(Relaxed) as f32 / 2.0;
+            let prior = n.prior();
+            // The prior counts as `prior_visits` visits at its win rate.
+            let nv = visits + p.prior_visits;
+            let value = (wins + prior * p.prior_visits) / nv;
+            let av = n.amaf_visits.load(Relaxed) as f32;
+            let blended = if av > 0.0 {
+                let aw = n.amaf_wins2.load(Relaxed) as f32 / 2.0 / av;
+                let beta = av / (av + nv + nv * av / p.rave_equiv);
+                (1.0 - beta) * value + beta * aw
+            } else {
+                value
+            };
+            let u = blended + p.exploration * (log_n / nv).sqrt();
+            // Ties go to a random child, so threads starting together spread out.
+            let u = u + self.rng.random::<f32>() * 1e-6;
+            if u > best_value {
+                best_value = u;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    /// Adds the result to every node on the path and the AMAF statistics to the siblings
+    /// whose move the same side played later in the simulation.
+    fn backup(&mut self, m: &Mcts, black_result: f32) {
+        let t = &m.tree;
+        let wins2_for = |c: Color| -> u32 {
+            let r = if c == Color::Black {
+                black_result
+            } else {
+                1.0 - black_result
+            };
+            (r * 2.0).round() as u32
+        };
+        // Walk the trace backwards: `first[mv]` ends as the colour that played `mv`
+        // first at or after each depth.
+        for f in self.first.iter_mut() {
+            *f = NOBODY;
+        }
+        let mut i = self.trace.len();
+        for depth in (0..self.path.len()).rev() {
+            // Moves from this node's depth on: trace entries depth..
+            while i > depth {
+                i -= 1;
+                let (mv, c) = self.trace[i];
+                if mv != 0
+                    && let Some(f) = self.first.get_mut(mv as usize)
+                {
+                    *f = c as u8;
+                }
+            }
+            let id = self.path[depth];
+            let node = t.node(id);
+            if depth > 0 {
+                // The move into this node was made by trace[depth - 1]'s player.
+                let (_, mover) = self.trace[depth - 1];
+                node.wins2.fetch_add(wins2_for(mover), Relaxed);
+            }
+            // The children's AMAF: the side to move at this node is the player of
+            // trace[depth] (none when the game ended here).
+            let Some(&(_, mover)) = self.trace.get(depth) else {
+                continue;
+            };
+            let w = wins2_for(mover);
+            for c in t.children(id) {
+                let child = t.node(c);
+                if self.first.get(child.mv() as usize) == Some(&(mover as u8)) {
+                    child.amaf_visits.fetch_add(1, Relaxed);
+                    child.amaf_wins2.fetch_add(w, Relaxed);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The shared search tree: nodes in one preallocated arena with atomic statistics, so
+//! every thread descends, expands and backs up without locks. A node is expanded once,
+//! by the thread that wins a compare-exchange on its state; the others keep selecting
+//! among the nodes already there, or play out from it meanwhile.
+
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicUsize, Ordering::*};
+
+/// Index of a node in the arena.
+pub type NodeId = u32;
+pub const NO_NODE: NodeId = u32::MAX;
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// One move's statistics. Values are from the view of the side that played `mv`, in half
+/// points (a win 2, a draw 1) so that they add up atomically.
+pub struct Node {
+    pub(crate) mv: AtomicU32,
+    /// The policy's opinion of the move, 0..=1 (a win rate it is worth before any visit).
+    pub(crate) prior: AtomicU32,
+    pub(crate) visits: AtomicU32,
+    pub(crate) wins2: AtomicU32,
+    pub(crate) amaf_visits: AtomicU32,
+    pub(crate) amaf_wins2: AtomicU32,
+    state: AtomicU8,
+    first_child: AtomicU32,
+    children: AtomicU32,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            mv: AtomicU32::new(0),
+            prior: AtomicU32::new(0),
+            visits: AtomicU32::new(0),
+            wins2: AtomicU32::new(0),
+            amaf_visits: AtomicU32::new(0),
+            amaf_wins2: AtomicU32::new(0),
+            state: AtomicU8::new(LEAF),
+            first_child: AtomicU32::new(NO_NODE),
+            children: AtomicU32::new(0),
+        }
+    }
+
+    fn reset(&self, mv: u32, prior: f32) {
+        self.mv.store(mv, Relaxed);
+        self.prior.store(prior.to_bits(), Relaxed);
+        self.visits.store(0, Relaxed);
+        self.wins2.store(0, Relaxed);
+        self.amaf_visits.store(0, Relaxed);
+        self.amaf_wins2.store(0, Relaxed);
+        self.first_child.store(NO_NODE, Relaxed);
+        self.children.store(0, Relaxed);
+        self.state.store(LEAF, Release);
+    }
+
+    #[inline]
+    pub fn mv(&self) -> u32 {
+        self.mv.load(Relaxed)
+    }
+
+    #[inline]
+    pub fn prior(&self) -> f32 {
+        f32::from_bits(self.prior.load(Relaxed))
+    }
+
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    /// Win rate of the move for the side that played it, or `None` before any visit.
+    pub fn win_rate(&self) -> Option<f32> {
+        let n = self.visits();
+        (n > 0).then(|| self.wins2.load(Relaxed) as f32 / (2.0 * n as f32))
+    }
+
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Acquire) == EXPANDED
+    }
+}
+
+/// The arena. Nodes are handed out by bumping a counter and never freed one by one: the
+/// arena is emptied when a new search cannot reuse the old tree.
+pub struct Tree {
+    nodes: Box<[Node]>,
+    used: AtomicUsize,
+    root: NodeId,
+}
+
+impl Tree {
+    /// An arena of `capacity` nodes (about 36 bytes each).
+    pub fn new(capacity: usize) -> Tree {
+        let capacity = capacity.clamp(1024, u32::MAX as usize - 1);
+        let nodes: Vec<Node> = (0..capacity).map(|_| Node::new()).collect();
+        let t = Tree {
+            nodes: nodes.into_boxed_slice(),
+            used: AtomicUsize::new(1),
+            root: 0,
+        };
+        t.nodes[0].reset(0, 0.5);
+        t
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn used(&self) -> usize {
+        self.used.load(Relaxed).min(self.nodes.len())
+    }
+
+    #[inline]
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// Forgets everything: one fresh root.
+    pub fn clear(&mut self) {
+        self.used.store(1, Relaxed);
+        self.root = 0;
+        self.nodes[0].reset(0, 0.5);
+    }
+
+    /// Makes `child` (a node of this tree) the root, keeping its subtree, when less than
+    /// half the arena is in use; otherwise clears. Returns whether the subtree was kept.
+    pub fn reroot(&mut self, child: Option<NodeId>) -> bool {
+        match child {
+            Some(c) if self.used() < self.capacity() / 2 => {
+                self.root = c;
+                true
+            }
+            _ => {
+                self.clear();
+                false
+            }
+        }
+    }
+
+    /// The children of `id` (empty before expansion).
+    pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
+        let n = self.node(id);
+        if !n.is_expanded() {
+            return 0..0;
+        }
+        let first = n.first_child.load(Relaxed);
+        first..first + n.children.load(Relaxed)
+    }
+
+    /// Expands `id` with `moves` (move, prior) unless another thread does or did; false
+    /// when the arena is full or the node is taken.
+    pub fn expand(&self, id: NodeId, moves: &[(u32, f32)]) -> bool {
+        let n = self.node(id);
+        if n.state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        let first = self.used.fetch_add(moves.len(), Relaxed);
+        if first + moves.len() > self.nodes.len() {
+            // Full: leave the node a leaf for good (playouts still run from it).
+            n.state.store(LEAF, Release);
+            return false;
+        }
+        for (i, &(mv, prior)) in moves.iter().enumerate() {
+            self.nodes[first + i].reset(mv, prior);
+        }
+        n.first_child.store(first as u32, Relaxed);
+        n.children.store(moves.len() as u32, Relaxed);
+        n.state.store(EXPANDED, Release);
+        true
+    }
+
+    /// The child of `id` that plays `mv`.
+    pub fn find_child(&self, id: NodeId, mv: u32) -> Option<NodeId> {
+        self.children(id).find(|&c| self.node(c).mv() == mv)
+    }
+}
