@@ -19,8 +19,9 @@ pub struct Weights {
     pub theirs: i32,
 }
 
-/// Hand-set, then tuned by self-play (`cargo run --release --example tune_eval`).
-pub const WEIGHTS: Weights = Weights {
+/// What move ordering values a point at (hand-set): every pattern counts, so that
+/// quiet moves are ordered too, which the evaluation's fitted weights do not do.
+pub const ORDER: Weights = Weights {
     pattern: [
         0,    // Dead
         0,    // Overline
@@ -46,6 +47,38 @@ pub const WEIGHTS: Weights = Weights {
     ],
     mine: 6,
     theirs: 5,
+};
+
+/// The evaluation's weights, fitted to self-play results by
+/// `cargo run --release --example tune_eval` (Texel's method; 2,400 games of 8,000 nodes
+/// a move, freestyle and renju, 49,710 quiet positions). Small patterns got no weight:
+/// they predict nothing once the threes and fours are counted.
+pub const WEIGHTS: Weights = Weights {
+    pattern: [
+        0,    // Dead
+        0,    // Overline
+        0,    // Block1
+        0,    // Flex1
+        0,    // Block2
+        62,   // Flex2
+        191,  // Block3
+        580,  // Flex3
+        1023, // Block4
+        0,    // DoubleFour
+        156,  // Flex4
+        6000, // Five
+    ],
+    threat: [
+        0,      // None
+        268,    // Three
+        0,      // DoubleThree
+        322,    // Four
+        7_003,  // FourThree
+        4_637,  // OpenFour
+        20_000, // Five
+    ],
+    mine: 9,
+    theirs: 6,
 };
 
 /// Number of [`Features`] per side: pattern counts, then threat counts.
@@ -114,7 +147,10 @@ fn combo(p: [Pattern; 4]) -> usize {
 /// Threat and value of every combination of four patterns, computed once.
 struct Combos {
     threat: Vec<Threat>,
+    /// Move ordering's value ([`ORDER`]).
     value: Vec<i32>,
+    /// The evaluation's value ([`WEIGHTS`]).
+    eval: Vec<i32>,
 }
 
 fn combos() -> &'static Combos {
@@ -137,6 +173,7 @@ fn combos() -> &'static Combos {
         let mut c = Combos {
             threat: vec![Threat::None; 12 * 12 * 12 * 12],
             value: vec![0; 12 * 12 * 12 * 12],
+            eval: vec![0; 12 * 12 * 12 * 12],
         };
         for a in ALL {
             for b in ALL {
@@ -144,7 +181,8 @@ fn combos() -> &'static Combos {
                     for e in ALL {
                         let p = [a, b, d, e];
                         c.threat[combo(p)] = compute_threat(p);
-                        c.value[combo(p)] = compute_value(p);
+                        c.value[combo(p)] = ORDER.point(p);
+                        c.eval[combo(p)] = WEIGHTS.point(p);
                     }
                 }
             }
@@ -195,14 +233,17 @@ pub fn threat_value(pats: [Pattern; 4]) -> (Threat, i32) {
     (c.threat[i], c.value[i])
 }
 
-/// What an empty point is worth to the side with these patterns there.
+/// What an empty point is worth to the side with these patterns there, for move order.
 #[inline]
 pub fn point_value(pats: [Pattern; 4]) -> i32 {
     combos().value[combo(pats)]
 }
 
-fn compute_value(pats: [Pattern; 4]) -> i32 {
-    WEIGHTS.point(pats)
+/// What an empty point is worth to the side with these patterns there, for the
+/// evaluation.
+#[inline]
+fn eval_value(pats: [Pattern; 4]) -> i32 {
+    combos().eval[combo(pats)]
 }
 
 /// Whether `color` may play on the empty point `p` (renju fouls and the like).
@@ -220,10 +261,10 @@ pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
         let own = board.patterns(p, me);
         let opp = board.patterns(p, me.opposite());
         if playable(board, p, me) {
-            mine += point_value(own) as i64;
+            mine += eval_value(own) as i64;
         }
         if playable(board, p, me.opposite()) {
-            theirs += point_value(opp) as i64;
+            theirs += eval_value(opp) as i64;
         }
     }
     let mut score = (mine * WEIGHTS.mine as i64 - theirs * WEIGHTS.theirs as i64) / 16;
