@@ -5,6 +5,7 @@
 
 pub mod analyse;
 pub mod arena;
+pub mod arena_gtp;
 pub mod bench;
 pub mod core;
 pub mod engine;

@@ -84,6 +84,21 @@ enum Command {
         opening_stones: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Game: gomoku (five-in-a-row, Gomocup brains) or go (GTP engines)
+        #[arg(long, default_value = "gomoku")]
+        game: String,
+        /// Go: komi
+        #[arg(long, default_value_t = 7.0)]
+        komi: f32,
+        /// Go: rules the referee applies
+        #[arg(long, default_value = "chinese")]
+        rules: String,
+        /// Go: the engine that scores games ended by passes (default: engine2)
+        #[arg(long)]
+        judge: Option<String>,
+        /// Go: write every game's SGF into this directory
+        #[arg(long)]
+        sgf_dir: Option<String>,
     },
     /// Speak the Gomocup (Piskvork) protocol with Yixin-Board's extensions on stdin/stdout.
     Gomocup {
@@ -199,7 +214,44 @@ fn run(cli: Cli) -> Result<String, String> {
             time,
             opening_stones,
             seed,
+            game,
+            komi,
+            rules,
+            judge,
+            sgf_dir,
         } => {
+            let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+            if game == "go" {
+                let (e1, e2) = (split(&engine1), split(&engine2));
+                if e1.is_empty() || e2.is_empty() {
+                    return Err("--engine1 and --engine2 need a command".into());
+                }
+                if !(2..=25).contains(&size) {
+                    return Err(format!("--size {size}: Go boards are 2..=25"));
+                }
+                let cfg = tengen::arena_gtp::Config {
+                    engines: [e1, e2],
+                    judge: judge.as_deref().map(split).filter(|j| !j.is_empty()),
+                    size,
+                    komi,
+                    rules: rules.parse().map_err(|e| format!("{e}"))?,
+                    games,
+                    move_secs: time as f64 / 1000.0,
+                    sgf_dir,
+                };
+                let t = tengen::arena_gtp::run(&cfg, emit)?;
+                let (elo, margin) = t.elo();
+                return Ok(format!(
+                    "engine1 +{} ={} -{}: {:.1}%, elo {elo:+.0} ± {margin:.0}",
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    t.score() * 100.0
+                ));
+            }
+            if game != "gomoku" {
+                return Err(format!("--game {game}: gomoku or go"));
+            }
             let variant = variant(Some(v))?.expect("given");
             if !(5..=32).contains(&size) {
                 return Err(format!("--size {size}: must be 5..=32"));
@@ -209,7 +261,6 @@ fn run(cli: Cli) -> Result<String, String> {
                     "--opening-stones {opening_stones}: at most 12 (they go in the central 7x7)"
                 ));
             }
-            let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
             let (e1, e2) = (split(&engine1), split(&engine2));
             if e1.is_empty() || e2.is_empty() {
                 return Err("--engine1 and --engine2 need a command".into());

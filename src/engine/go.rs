@@ -292,6 +292,9 @@ impl GoEngine {
                 });
                 if left.stones > 0 {
                     margin(left.ms / left.stones as u64)
+                } else if left.ms == 0 && byo_ms > 0 && stones > 0 {
+                    // No main time (left): byo-yomi from the first move.
+                    margin(byo_ms / stones as u64)
                 } else if byo_ms == 0 || stones == 0 {
                     margin(left.ms / to_go)
                 } else {

@@ -1,0 +1,277 @@
+//! `tengen match --game go`: plays two GTP engines against each other, as gogui-twogtp
+//! does: the referee keeps the game under Tengen's rules (an illegal move loses), asks
+//! for moves with genmove and passes them on with play, alternates colours, and scores
+//! a game ended by two passes with the judge engine's final_score (the second engine's
+//! unless another is named).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use crate::arena::{Game as Played, Tally};
+use crate::core::Color;
+use crate::games::go::{Game, PASS, Rules, parse_vertex, record, vertex_name};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub engines: [Vec<String>; 2],
+    /// The engine that scores finished games; `None`: the second engine.
+    pub judge: Option<Vec<String>>,
+    pub size: usize,
+    pub komi: f32,
+    pub rules: Rules,
+    pub games: usize,
+    /// Seconds per move, sent as byo-yomi of one stone per period.
+    pub move_secs: f64,
+    /// Directory for the SGF of every game.
+    pub sgf_dir: Option<String>,
+}
+
+struct Engine {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(cmd: &[String]) -> Result<Engine, String> {
+        let mut child = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", cmd[0]))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Engine {
+            name: cmd[0].clone(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends a command and returns the response text (`Ok` for `=`, `Err` for `?`).
+    fn ask(&mut self, cmd: &str, timeout: Duration) -> Result<String, String> {
+        writeln!(self.stdin, "{cmd}").map_err(|e| format!("{}: {e}", self.name))?;
+        let _ = self.stdin.flush();
+        let end = Instant::now() + timeout;
+        let mut text = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| format!("{}: no answer to '{cmd}' in time", self.name))?;
+            if line.trim().is_empty() {
+                if text.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            text.push(line);
+        }
+        let all = text.join("\n");
+        let body = all.get(1..).unwrap_or("").trim().to_string();
+        match all.chars().next() {
+            Some('=') => Ok(body),
+            Some('?') => Err(format!("{}: '{cmd}' failed: {body}", self.name)),
+            _ => Err(format!("{}: bad answer to '{cmd}': {all}", self.name)),
+        }
+    }
+
+    fn quit(mut self) {
+        let _ = self.ask("quit", Duration::from_secs(2));
+        let end = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < end {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Black's points minus white's from a result text (`B+3.5`, `W+R`, `0`).
+fn parse_result(text: &str) -> Option<f32> {
+    let t = text.trim();
+    if t == "0" || t.eq_ignore_ascii_case("draw") {
+        return Some(0.0);
+    }
+    let (side, margin) = t.split_once('+')?;
+    let m: f32 = if margin.eq_ignore_ascii_case("R") || margin.is_empty() {
+        1000.0
+    } else {
+        margin.parse().ok()?
+    };
+    match side {
+        "B" | "b" => Some(m),
+        "W" | "w" => Some(-m),
+        _ => None,
+    }
+}
+
+/// Plays game `number` (0-based); engine 0 is black in even games.
+pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
+    let black = number % 2;
+    let mut engines = Vec::new();
+    let per_move = Duration::from_secs_f64(cfg.move_secs);
+    for cmd in &cfg.engines {
+        let mut e = Engine::start(cmd)?;
+        e.ask(&format!("boardsize {}", cfg.size), Duration::from_secs(10))?;
+        e.ask("clear_board", Duration::from_secs(10))?;
+        e.ask(&format!("komi {}", cfg.komi), Duration::from_secs(10))?;
+        // Byo-yomi of one stone per period: a fixed time per move.
+        let _ = e.ask(
+            &format!("time_settings 0 {} 1", cfg.move_secs.ceil() as u64),
+            Duration::from_secs(10),
+        );
+        engines.push(e);
+    }
+    let mut game = Game::new(cfg.size, cfg.rules).map_err(|e| e.to_string())?;
+    game.set_komi(cfg.komi);
+    let mut slowest = [Duration::ZERO; 2];
+    let engine_of = |c: Color| if c == Color::Black { black } else { 1 - black };
+    let cap = cfg.size * cfg.size * 3;
+    let result: Result<(Option<usize>, String), String> = loop {
+        if game.is_over() {
+            break Ok((None, String::new()));
+        }
+        if game.moves().len() >= cap {
+            break Ok((None, "move limit".into()));
+        }
+        let color = game.to_move();
+        let e = engine_of(color);
+        let start = Instant::now();
+        let reply = engines[e].ask(
+            &format!("genmove {}", color.name()),
+            per_move * 3 + Duration::from_secs(10),
+        );
+        let took = start.elapsed();
+        slowest[e] = slowest[e].max(took);
+        let text = match reply {
+            Ok(t) => t,
+            Err(err) => break Ok((Some(1 - e), format!("{} loses: {err}", color.name()))),
+        };
+        if text.eq_ignore_ascii_case("resign") {
+            break Ok((Some(1 - e), format!("{} resigns", color.name())));
+        }
+        let v = match parse_vertex(cfg.size, &text) {
+            Ok(v) => v,
+            Err(_) => break Ok((Some(1 - e), format!("{} answered '{text}'", color.name()))),
+        };
+        if let Err(err) = game.play(color, v) {
+            break Ok((
+                Some(1 - e),
+                format!("{} played {text}: {err}", color.name()),
+            ));
+        }
+        let other = &mut engines[1 - e];
+        if let Err(err) = other.ask(
+            &format!("play {} {}", color.name(), vertex_name(cfg.size, v)),
+            Duration::from_secs(10),
+        ) {
+            break Err(err);
+        }
+        let _ = PASS;
+    };
+    let (mut winner, mut reason) = result?;
+    if winner.is_none() {
+        // Two passes (or the move limit): the judge scores.
+        let score = match &cfg.judge {
+            Some(cmd) => {
+                let mut j = Engine::start(cmd)?;
+                j.ask(&format!("boardsize {}", cfg.size), Duration::from_secs(10))?;
+                j.ask("clear_board", Duration::from_secs(10))?;
+                j.ask(&format!("komi {}", cfg.komi), Duration::from_secs(10))?;
+                for &(c, v) in game.moves() {
+                    j.ask(
+                        &format!("play {} {}", c.name(), vertex_name(cfg.size, v)),
+                        Duration::from_secs(10),
+                    )?;
+                }
+                let s = j.ask("final_score", Duration::from_secs(120));
+                j.quit();
+                s?
+            }
+            None => engines[1].ask("final_score", Duration::from_secs(120))?,
+        };
+        let s = parse_result(&score).ok_or(format!("judge's score '{score}'"))?;
+        winner = if s > 0.0 {
+            Some(engine_of(Color::Black))
+        } else if s < 0.0 {
+            Some(engine_of(Color::White))
+        } else {
+            None
+        };
+        reason = format!(
+            "{score} by the judge{}",
+            if reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({reason})")
+            }
+        );
+    }
+    if let Some(dir) = &cfg.sgf_dir {
+        let _ = std::fs::create_dir_all(dir);
+        let _ = std::fs::write(
+            format!("{dir}/game-{:03}.sgf", number + 1),
+            record::write(&game),
+        );
+    }
+    for e in engines {
+        e.quit();
+    }
+    Ok(Played {
+        number,
+        black,
+        winner,
+        reason,
+        moves: Vec::new(),
+        slowest,
+    })
+}
+
+/// Plays the match, printing each game and the running score; returns the tally.
+pub fn run(cfg: &Config, mut print: impl FnMut(&str)) -> Result<Tally, String> {
+    let mut t = Tally::default();
+    for n in 0..cfg.games {
+        let g = play_game(cfg, n)?;
+        t.add(&g);
+        let (elo, margin) = t.elo();
+        print(&format!(
+            "game {:3}: engine{} black, {}, {}; slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
+            n + 1,
+            g.black + 1,
+            match g.winner {
+                Some(w) => format!("engine{} wins", w + 1),
+                None => "draw".into(),
+            },
+            g.reason,
+            g.slowest[0].as_millis(),
+            g.slowest[1].as_millis(),
+            t.wins,
+            t.draws,
+            t.losses,
+            elo,
+            margin
+        ));
+    }
+    Ok(t)
+}
