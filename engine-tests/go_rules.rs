@@ -197,32 +197,48 @@ fn positional_superko_looks_at_stones_situational_also_at_the_mover() {
     assert!(!simple.repeats(&same_stones));
 }
 
-/// A seki: black's C5 stone and white's chain share their only liberties, B5 and D5.
-const SEKI: [&str; 5] = [
-    "O . X . O", //
-    "O O O O O",
-    "X X X X X",
-    ". . . . .",
-    ". . . . .",
+/// A seki: each inner chain has one eye (B7, F7) and shares D7 with the other.
+const SEKI: [&str; 7] = [
+    "X . X . O . O", //
+    "X X X X O O O",
+    "O O O O X X X",
+    ". . . O X . .",
+    ". . . O X . .",
+    ". . . O X . .",
+    ". . . O X . .",
 ];
 
 #[test]
-fn seki_neither_side_can_fill_a_shared_liberty_and_area_leaves_them_neutral() {
+fn seki_whoever_fills_the_shared_liberty_is_captured_and_area_leaves_it_neutral() {
     let g = game(Rules::CHINESE, &SEKI);
-    for p in ["B5", "D5"] {
-        for c in [Color::Black, Color::White] {
-            let mut b = g.board().clone();
-            b.play_as(v(&g, p), c);
-            assert!(
-                b.atari_liberty(v(&g, p)).is_some(),
-                "{c} on {p} puts itself in atari"
-            );
+    for (c, eye) in [(Color::Black, "F7"), (Color::White, "B7")] {
+        let mut t = g.clone();
+        if t.to_move() != c {
+            t.play(t.to_move(), PASS).unwrap();
         }
+        // Filling D7 leaves the filler's chain one liberty, its own eye...
+        play(&mut t, c, "D7").unwrap();
+        assert!(t.board().atari_liberty(v(&t, "D7")).is_some(), "{c}");
+        // ...where the opponent takes the whole chain: the opponent's eye is no eye
+        // for the filler, but its own eye is a capturing point for the opponent.
+        let _ = eye;
+        let own_eye = if c == Color::Black { "B7" } else { "F7" };
+        play(&mut t, c.opposite(), own_eye).unwrap();
+        assert_eq!(
+            t.board().cell(v(&t, "D7")),
+            Cell::Empty,
+            "{c}'s chain is gone"
+        );
     }
+    // Neither may play in the other's eye: suicide.
+    assert_eq!(
+        g.check(Color::White, v(&g, "B7")),
+        Err(GoError::Illegal(Illegal::Suicide))
+    );
     let mut g = g;
     g.set_komi(0.5);
-    // Black: C5, the wall and the ten points below it; white: its seven stones.
-    assert_eq!(g.score(&[]), 16.0 - 7.0 - 0.5);
+    // Black: 6 + 1 eye + 7 outer stones + 8 points; white: 5 + 1 + 8 + 12; D7 neutral.
+    assert_eq!(g.score(&[]), 22.0 - 26.0 - 0.5);
 }
 
 #[test]

@@ -5,6 +5,9 @@
 //! Expected lines: exact text, `*` matching anything, `a|b` alternatives, and `<move>`
 //! for any `x,y`. `MESSAGE` lines are ignored.
 
+mod common;
+
+use common::glob;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -69,18 +72,6 @@ impl Drop for Brain {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-fn glob(pattern: &str, text: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == text,
-        Some((head, tail)) => {
-            text.starts_with(head)
-                && (0..=text.len() - head.len()).any(|i| {
-                    text.is_char_boundary(head.len() + i) && glob(tail, &text[head.len() + i..])
-                })
-        }
     }
 }
 

@@ -35,3 +35,16 @@ pub const DOUBLE_THREE: [&str; 15] = [
     "...............",
     "O.............O",
 ];
+
+/// Whether `text` matches `pattern`, where `*` stands for any run of characters.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            text.starts_with(head)
+                && (0..=text.len() - head.len()).any(|i| {
+                    text.is_char_boundary(head.len() + i) && glob(tail, &text[head.len() + i..])
+                })
+        }
+    }
+}

@@ -240,6 +240,11 @@ impl GoEngine {
         if board.to_move() != color {
             board.set_to_move(color);
         }
+        if board.passes() >= 2 {
+            // Asked to search a finished game (a judge, an analysis, play on after two
+            // passes): the game goes on from here.
+            board.clear_passes();
+        }
         GoState::new(
             board,
             self.komi_total(),
@@ -432,17 +437,21 @@ impl GoEngine {
         self.run(color, limits, stop, watcher, Some(interval))
     }
 
-    /// Stones the playouts mostly gave to the other side.
+    /// Stones the playouts more often gave to the other side, judged chain by chain
+    /// (the chain's mean ownership). Playouts near the end of a game are noisy about a
+    /// lone stone in a large area, so any lean to the other side counts.
     fn dead_stones(&self, report: &Report) -> Vec<Vertex> {
         let b = self.game.board();
+        let own = |v: Vertex| report.ownership.get(v as usize).copied().unwrap_or(0.0);
         b.vertices()
             .filter(|&v| {
-                let o = report.ownership.get(v as usize).copied().unwrap_or(0.0);
-                match b.cell(v) {
-                    Cell::Black => o < -0.3,
-                    Cell::White => o > 0.3,
-                    _ => false,
-                }
+                let Some(c) = b.cell(v).color() else {
+                    return false;
+                };
+                let chain = b.chain_members(v);
+                let mean = chain.iter().map(|&s| own(s)).sum::<f32>() / chain.len() as f32;
+                let mine = if c == Color::Black { mean } else { -mean };
+                mine < -0.05
             })
             .collect()
     }
@@ -455,15 +464,36 @@ impl GoEngine {
         m
     }
 
-    /// Ownership from a short search of the position (for scoring).
+    /// Ownership from short searches of the position (for scoring), played on past the
+    /// passes that ended it so that the playouts capture what is dead; once with each
+    /// side to move, since whoever moves first in a playout saves stones the other
+    /// would take.
     fn judge(&mut self) -> Report {
-        let color = self.game.to_move();
-        let limits = mcts::Limits {
-            playouts: Some(self.playouts.unwrap_or(4000).max(1000)),
-            deadline: Some(Instant::now() + Duration::from_secs(3)),
-            ..Default::default()
-        };
-        self.run(color, limits, &AtomicBool::new(false), &mcts::Quiet, None)
+        let mut reports = Vec::new();
+        for color in [self.game.to_move(), self.game.to_move().opposite()] {
+            let limits = mcts::Limits {
+                playouts: Some(self.playouts.unwrap_or(4000).max(1000)),
+                deadline: Some(Instant::now() + Duration::from_millis(1500)),
+                ..Default::default()
+            };
+            let root = self.root(color);
+            // A tree grown for this position with the passes would not fit it.
+            self.mcts.clear();
+            self.tree_at = None;
+            reports.push(self.mcts.search(
+                &root,
+                &limits,
+                self.threads,
+                &AtomicBool::new(false),
+                &mcts::Quiet,
+            ));
+        }
+        let other = reports.pop().expect("two searches");
+        let mut r = reports.pop().expect("two searches");
+        for (a, b) in r.ownership.iter_mut().zip(&other.ownership) {
+            *a = (*a + b) / 2.0;
+        }
+        r
     }
 
     /// The result with dead stones judged by playouts, as `B+3.5`.
@@ -478,23 +508,27 @@ impl GoEngine {
         let r = self.judge();
         let dead = self.dead_stones(&r);
         let b = self.game.board();
-        let seki: Vec<Vertex> = b
-            .vertices()
-            .filter(|&v| b.cell(v) != Cell::Empty && !dead.contains(&v))
-            .filter(|&v| {
-                // Next to an empty point that living stones of both colours touch and
-                // that nobody owns.
-                Board::neighbours(v).iter().any(|&e| {
-                    b.cell(e) == Cell::Empty
-                        && r.ownership[e as usize].abs() < 0.5
-                        && [Cell::Black, Cell::White].iter().all(|&c| {
-                            Board::neighbours(e)
-                                .iter()
-                                .any(|&n| b.cell(n) == c && !dead.contains(&n))
-                        })
+        // Chains next to an empty point that living stones of both colours touch and
+        // that nobody owns: a seki's shared liberty.
+        let mut seki: Vec<Vertex> = Vec::new();
+        for v in b.vertices() {
+            if b.cell(v) == Cell::Empty
+                && r.ownership.get(v as usize).is_some_and(|o| o.abs() < 0.5)
+                && [Cell::Black, Cell::White].iter().all(|&c| {
+                    Board::neighbours(v)
+                        .iter()
+                        .any(|&n| b.cell(n) == c && !dead.contains(&n))
                 })
-            })
-            .collect();
+            {
+                for n in Board::neighbours(v) {
+                    if b.cell(n).color().is_some() && !seki.contains(&n) {
+                        seki.extend(b.chain_members(n));
+                    }
+                }
+            }
+        }
+        seki.sort_unstable();
+        seki.dedup();
         match status {
             Status::Dead => dead,
             Status::Seki => seki,

@@ -194,6 +194,12 @@ impl Board {
         self.ko = PASS;
     }
 
+    /// Forgets the passes that ended the move list (to play a finished game on, as a
+    /// judge does to tell dead stones from live ones).
+    pub fn clear_passes(&mut self) {
+        self.passes = 0;
+    }
+
     /// The point the side to move may not play because it would retake a ko at once.
     #[inline]
     pub fn ko(&self) -> Option<Vertex> {

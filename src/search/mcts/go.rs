@@ -70,11 +70,20 @@ impl GoState {
 
     /// Whether playing `v` puts the mover's chain there into atari without capturing.
     fn self_atari(&self, v: Vertex) -> bool {
+        self.self_atari_stones(v).is_some()
+    }
+
+    /// If playing `v` puts the mover's chain into atari without capturing, the stones
+    /// that chain would have.
+    fn self_atari_stones(&self, v: Vertex) -> Option<u16> {
         let b = &self.board;
         let c = b.to_move();
         let own = Cell::of(c);
         let mut libs = [PASS; 2];
         let mut n_libs = 0;
+        let mut stones = 1;
+        let mut joined = [PASS; 4];
+        let mut n_joined = 0;
         let add = |l: Vertex, libs: &mut [Vertex; 2], n: &mut usize| {
             if l != v && !libs[..*n].contains(&l) {
                 if *n == 2 {
@@ -89,27 +98,33 @@ impl GoState {
             match b.cell(n) {
                 Cell::Empty => {
                     if add(n, &mut libs, &mut n_libs) {
-                        return false;
+                        return None;
                     }
                 }
                 Cell::Wall => {}
                 cell if cell == own => {
+                    let h = b.chain(n);
+                    if !joined[..n_joined].contains(&h) {
+                        joined[n_joined] = h;
+                        n_joined += 1;
+                        stones += b.chain_stones(n);
+                    }
                     let mut ls = [PASS; 3];
                     let k = b.liberties(n, &mut ls);
                     for &l in &ls[..k] {
                         if add(l, &mut libs, &mut n_libs) {
-                            return false;
+                            return None;
                         }
                     }
                 }
                 _ => {
                     if b.atari_liberty(n) == Some(v) {
-                        return false; // captures
+                        return None; // captures
                     }
                 }
             }
         }
-        n_libs < 2
+        (n_libs < 2).then_some(stones)
     }
 
     /// A liberty of our chain `at` that saves it from atari: capture a neighbouring
@@ -179,8 +194,16 @@ impl GoState {
         let start = rng.random_range(0..n);
         for i in 0..n {
             let v = empties[(start + i) % n];
-            if self.sensible(v) && !(self.self_atari(v) && rng.random_range(0..4) != 0) {
-                return v;
+            if !self.sensible(v) {
+                continue;
+            }
+            // A big chain thrown into atari is a blunder (filling a seki's shared
+            // liberty is one): never. Up to three stones sometimes: a throw-in, or a
+            // nakade that leaves the capturer one eye.
+            match self.self_atari_stones(v) {
+                None => return v,
+                Some(n) if n <= 3 && rng.random_range(0..4) == 0 => return v,
+                Some(_) => {}
             }
         }
         PASS

@@ -1,0 +1,39 @@
+# Tengen's Go regression suite, in GNU Go's .tst format: numbered commands are checked
+# against the `#?` line after them ([A|B] alternatives, [!A] anything but A; a trailing
+# * marks a known failure). Positions are in engine-tests/data/go/.
+
+# Four white stones in atari: take them.
+loadsgf engine-tests/data/go/capture.sgf
+1 reg_genmove black
+#? [B6]
+
+# A straight three in the corner decides the game: black kills on the vital point,
+# white lives on it.
+loadsgf engine-tests/data/go/nakade.sgf
+2 reg_genmove black
+#? [B1]
+3 reg_genmove white
+#? [B1]
+
+# A finished game with a dead stone on each side: 45 to 36 + 7 komi.
+loadsgf engine-tests/data/go/finished.sgf
+4 final_score
+#? [W+16]
+5 final_status_list dead
+#? [B7 H3]
+6 final_status_list seki
+#? []
+
+# A seki: each inner chain has one eye and shares D7 with the other; whoever fills D7
+# is captured through its own eye. Nothing is dead, both inner chains are in seki.
+loadsgf engine-tests/data/go/seki.sgf
+7 final_status_list dead
+#? []
+8 final_status_list seki
+#? [A7 C7 E7 G7 A6 B6 C6 D6 E6 F6 G6]
+9 reg_genmove black
+#? [!D7]
+10 reg_genmove white
+#? [!D7]
+11 final_score
+#? [W+4.5]

@@ -1,0 +1,296 @@
+//! GTP transcripts (`protocols/gtp/*.in` / `*.out`) replayed against the binary as a
+//! controller drives it, and the analysis commands GUIs use: lz-analyze and
+//! kata-analyze stream `info` lines until the next command arrives, lz-genmove_analyze
+//! ends with its move. Expected lines: exact text, `*` for any run of characters, `a|b`
+//! alternatives.
+
+mod common;
+
+use common::glob;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+fn engine(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    c.arg("gtp")
+        .args(["--threads", "1"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    c
+}
+
+fn replay(name: &str) {
+    let dir = format!("{}/protocols/gtp", env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read(format!("{dir}/{name}.in")).unwrap();
+    let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).unwrap();
+    let mut child = engine(&["--playouts", "500"]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&input).unwrap();
+    drop(stdin);
+    let mut got = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut got)
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "{name}: the engine failed");
+    let (exp, got): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
+    for (i, (e, g)) in exp.iter().zip(&got).enumerate() {
+        assert!(
+            e.split('|').any(|alt| glob(alt, g)) || glob(e, g),
+            "{name}.out line {}: expected '{e}', got '{g}'\nwhole output:\n{}",
+            i + 1,
+            got.join("\n")
+        );
+    }
+    assert_eq!(
+        exp.len(),
+        got.len(),
+        "{name}: line count\n{}",
+        got.join("\n")
+    );
+}
+
+#[test]
+fn basic_commands_ids_and_input_clean_up() {
+    replay("basic");
+}
+
+#[test]
+fn every_error_answers_in_gtp_form_and_the_engine_goes_on() {
+    replay("errors");
+}
+
+#[test]
+fn ko_and_superko_through_play() {
+    replay("ko");
+}
+
+#[test]
+fn handicap_placement() {
+    replay("handicap");
+}
+
+#[test]
+fn a_game_with_genmove_pass_undo_cleanup_and_score() {
+    replay("game");
+}
+
+/// An engine whose output lines arrive on a channel, for the streaming commands.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Live {
+    fn start() -> Live {
+        let mut child = engine(&[]).spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a line in time")
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    let mut e = Live::start();
+    e.send("boardsize 9");
+    assert_eq!(e.line(), "=");
+    assert_eq!(e.line(), "");
+    e.send("lz-analyze 10");
+    assert_eq!(e.line(), "=");
+    let mut infos = 0;
+    while infos < 3 {
+        let l = e.line();
+        assert!(l.starts_with("info move "), "{l}");
+        // Leela Zero's fields, winrate and prior in 0..=10000.
+        for key in [
+            " visits ",
+            " winrate ",
+            " prior ",
+            " lcb ",
+            " order 0 ",
+            " pv ",
+        ] {
+            assert!(l.contains(key), "{key} in {l}");
+        }
+        let wr: u32 = l
+            .split(" winrate ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(wr <= 10000);
+        infos += 1;
+    }
+    e.send("name");
+    // The analysis ends with a blank line, then the next command is answered.
+    loop {
+        let l = e.line();
+        if l.is_empty() {
+            break;
+        }
+        assert!(l.starts_with("info "), "{l}");
+    }
+    assert_eq!(e.line(), "= Tengen");
+}
+
+#[test]
+fn kata_analyze_reports_ownership_for_every_point() {
+    let mut e = Live::start();
+    e.send("boardsize 7");
+    e.line();
+    e.line();
+    e.send("play b d4");
+    e.line();
+    e.line();
+    e.send("kata-analyze w interval 10 ownership true");
+    assert_eq!(e.line(), "=");
+    let l = e.line();
+    assert!(l.starts_with("info move "), "{l}");
+    let own: Vec<f32> = l
+        .split(" ownership ")
+        .nth(1)
+        .expect("ownership")
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(own.len(), 49);
+    assert!(own.iter().all(|v| (-1.0..=1.0).contains(v)));
+    // From white's view (the side analysed): black's stone on the centre is black's.
+    assert!(own[24] < 0.0, "{}", own[24]);
+    let wr: f32 = l
+        .split(" winrate ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0.0..=1.0).contains(&wr));
+    // A raw newline also ends the analysis.
+    e.send("");
+    loop {
+        if e.line().is_empty() {
+            break;
+        }
+    }
+    e.send("1 protocol_version");
+    assert_eq!(e.line(), "=1 2");
+}
+
+#[test]
+fn lz_genmove_analyze_ends_with_its_move() {
+    let mut e = Live::start();
+    e.send("boardsize 9");
+    e.line();
+    e.line();
+    e.send("tengen-playouts 2000");
+    e.line();
+    e.line();
+    e.send("lz-genmove_analyze b 10");
+    assert_eq!(e.line(), "=");
+    let mut last = String::new();
+    loop {
+        let l = e.line();
+        if l.is_empty() {
+            break;
+        }
+        last = l;
+    }
+    let mv = last.strip_prefix("play ").expect("ends with play <move>");
+    assert!(mv.len() >= 2 && mv != "resign", "{mv}");
+    e.send("showboard");
+    let board: Vec<String> = (0..14).map(|_| e.line()).collect();
+    assert!(
+        board.iter().any(|l| l.contains('X')),
+        "the move was played:\n{}",
+        board.join("\n")
+    );
+}
+
+#[test]
+fn garbage_never_stops_the_engine() {
+    let mut input = String::new();
+    for l in [
+        "\u{1}\u{2}play b a1",
+        "boardsize 999999999999999999999",
+        "komi inf",
+        "komi nan",
+        "play b A99999",
+        "time_left b -5 0",
+        "genmove",
+        "lz-analyze x y z",
+        "kata-analyze 10 interval",
+        "set_free_handicap pass pass",
+        "fixed_handicap -3",
+        "loadsgf /",
+        "loadsgf",
+        "printsgf /nonexistent/dir/x.sgf",
+        "kgs-time_settings byoyomi 1 2",
+        "final_status_list",
+        "undo undo",
+        "\u{feff}name",
+    ] {
+        input.push_str(l);
+        input.push('\n');
+    }
+    input.push_str("name\n");
+    let mut child = engine(&["--playouts", "200"]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let mut got = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut got)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(got.trim_end().ends_with("= Tengen"), "{got}");
+    let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
+    assert_eq!(replies, 19, "{got}");
+}
