@@ -15,7 +15,7 @@ use std::time::Duration;
 fn engine(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tengen"));
     c.arg("gtp")
-        .args(["--threads", "1"])
+        .args(["--threads", "1", "--seed", "1"])
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())

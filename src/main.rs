@@ -138,6 +138,9 @@ enum Command {
         /// Search tree size in nodes (about 40 bytes each)
         #[arg(long)]
         tree_nodes: Option<usize>,
+        /// Random seed (default: from the clock, so that games differ)
+        #[arg(long)]
+        seed: Option<u64>,
     },
 }
 
@@ -351,6 +354,7 @@ fn run(cli: Cli) -> Result<String, String> {
             playouts,
             resign,
             tree_nodes,
+            seed,
         } => {
             if game != "go" {
                 return Err(format!("unknown game '{game}' for gtp (go)"));
@@ -370,6 +374,12 @@ fn run(cli: Cli) -> Result<String, String> {
             engine.move_time = std::time::Duration::from_secs_f64(time);
             engine.playouts = playouts;
             engine.resign_below = (resign > 0.0).then_some(resign);
+            engine.set_seed(seed.unwrap_or_else(|| {
+                let t = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                t ^ (std::process::id() as u64) << 32
+            }));
             let stdin = std::io::BufReader::new(std::io::stdin());
             tengen::protocol::gtp::run(stdin, std::io::stdout(), engine);
             Ok(String::new())

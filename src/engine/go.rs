@@ -111,6 +111,11 @@ impl GoEngine {
         self.tree_at = None;
     }
 
+    /// Seeds the search's random numbers (the same seed replays the same games).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.mcts.set_seed(seed);
+    }
+
     fn changed(&mut self) {
         self.tree_at = None;
     }

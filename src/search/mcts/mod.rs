@@ -153,6 +153,12 @@ impl Mcts {
         self.tree.clear();
     }
 
+    /// Where the searches' random numbers start: equal seeds, equal searches (on one
+    /// thread with a playout limit).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
     /// Searches `root` on `threads` threads until a limit or `stop`.
     pub fn search<G: Game>(
         &mut self,
