@@ -1,6 +1,7 @@
-//! `tengen bench`: a fixed set of positions searched to a fixed depth on one thread.
-//! The total node count is a signature of the search (it changes only when the search
-//! does); nodes per second measure speed on this machine.
+//! `tengen bench`: a fixed set of five-in-a-row positions searched to a fixed depth on
+//! one thread (the total node count is a signature of the search; nodes per second
+//! measure speed on this machine), and `tengen bench --game go`: MCTS playouts per
+//! second from the empty board.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -69,4 +70,42 @@ pub fn run(depth: u32) -> Vec<Line> {
             }
         })
         .collect()
+}
+
+/// Go: playouts per second of the tree search from an empty `size` board, `playouts`
+/// in all, on `threads` threads; also the thread-CPU time they used, to tell real
+/// parallelism from threads sharing a CPU.
+pub fn go(
+    size: usize,
+    playouts: u64,
+    threads: usize,
+) -> (u64, std::time::Duration, std::time::Duration) {
+    use crate::games::go::Rules;
+    let mut engine = crate::engine::GoEngine::new(size, Rules::CHINESE).expect("2..=25");
+    engine.set_threads(threads);
+    engine.set_seed(1);
+    engine.playouts = Some(playouts);
+    engine.resign_below = None;
+    let cpu = cpu_time();
+    let start = Instant::now();
+    let (_, r) = engine.choose(
+        crate::core::Color::Black,
+        crate::engine::go::Mode::Normal,
+        &AtomicBool::new(false),
+    );
+    (r.playouts, start.elapsed(), cpu_time().saturating_sub(cpu))
+}
+
+/// CPU time of this process so far (all threads), from /proc; zero where unavailable.
+fn cpu_time() -> std::time::Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return std::time::Duration::ZERO;
+    };
+    // Fields after the command name (which may hold spaces) : utime is the 14th field.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11).and_then(|u| u.parse().ok()).unwrap_or(0)
+        + f.get(12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    // Linux reports in clock ticks of 1/100 s.
+    std::time::Duration::from_millis(ticks * 10)
 }

@@ -59,6 +59,18 @@ enum Command {
         /// Depth of every search
         #[arg(long, default_value_t = 8)]
         depth: u32,
+        /// Game: gomoku (fixed-depth searches), or go (playouts per second)
+        #[arg(long, default_value = "gomoku")]
+        game: String,
+        /// Go: board size
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Go: playouts to run
+        #[arg(long, default_value_t = 50_000)]
+        playouts: u64,
+        /// Go: threads
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play two Gomocup brains against each other, refereed by Tengen's rules; each
     /// opening twice with colours swapped. Prints every game and the score with its
@@ -313,7 +325,27 @@ fn run(cli: Cli) -> Result<String, String> {
                 margin
             ))
         }
-        Command::Bench { depth } => {
+        Command::Bench {
+            depth,
+            game,
+            size,
+            playouts,
+            threads,
+        } => {
+            if game == "go" {
+                if !(2..=25).contains(&size) {
+                    return Err(format!("--size {size}: Go boards are 2..=25"));
+                }
+                let (n, wall, cpu) = tengen::bench::go(size, playouts, threads.max(1));
+                let secs = wall.as_secs_f64().max(1e-6);
+                return Ok(format!(
+                    "go {size}x{size}, {} thread(s): {n} playouts in {:.2} s: {:.0} playouts/s, {:.0} per thread-CPU-second",
+                    threads.max(1),
+                    secs,
+                    n as f64 / secs,
+                    n as f64 / cpu.as_secs_f64().max(1e-6)
+                ));
+            }
             let mut out = String::new();
             let (mut nodes, mut micros) = (0u64, 0u128);
             for l in tengen::bench::run(depth) {

@@ -285,6 +285,14 @@ impl Board {
         self.libs[h] == 0
     }
 
+    /// Pseudo-liberties of the chain through `v` (a liberty counts once per stone next
+    /// to it, so at most four times): more than `4 * n` of them means more than `n`
+    /// distinct liberties, without a walk.
+    #[inline]
+    pub fn pseudo_liberties(&self, v: Vertex) -> u16 {
+        self.libs[self.head[v as usize] as usize]
+    }
+
     /// Fills `out` with distinct liberties of the chain through `v`, by walking it, and
     /// returns how many it found (at most `out.len()`: a cheap "at least n" test).
     pub fn liberties(&self, v: Vertex, out: &mut [Vertex]) -> usize {
@@ -358,7 +366,11 @@ impl Board {
     /// Whether a stone of `c` on the empty `v` would have no liberty and capture nothing.
     pub fn is_suicide(&self, v: Vertex, c: Color) -> bool {
         let own = Cell::of(c);
-        for n in Board::neighbours(v) {
+        let ns = Board::neighbours(v);
+        if ns.iter().any(|&n| self.cells[n as usize] == Cell::Empty) {
+            return false;
+        }
+        for n in ns {
             match self.cells[n as usize] {
                 Cell::Empty => return false,
                 Cell::Wall => {}
