@@ -208,3 +208,111 @@ pub fn search(
     }
     s
 }
+
+/// Go: the position an SGF file (up to `move_number`, 1 = before the first move) and a
+/// move list (`D4 Q16 pass`, colours alternating from the side to move) describe.
+pub fn go_position(
+    file: Option<&str>,
+    size: usize,
+    rules: crate::games::go::Rules,
+    komi: Option<f32>,
+    move_number: Option<usize>,
+    moves: Option<&str>,
+) -> Result<crate::games::go::Game, String> {
+    use crate::games::go::{Game, parse_vertex, record};
+    let mut game = match file {
+        Some(text) => record::load(text, move_number, rules).map_err(|e| e.to_string())?,
+        None => Game::new(size, rules).map_err(|_| format!("board size {size}: 2 to 25"))?,
+    };
+    if let Some(k) = komi {
+        game.set_komi(k);
+    }
+    for (i, m) in moves
+        .unwrap_or("")
+        .split([' ', ','])
+        .filter(|m| !m.is_empty())
+        .enumerate()
+    {
+        let v = parse_vertex(game.size(), m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let c = game.to_move();
+        game.play(c, v)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+/// Go: the board, then (with a budget) the best moves with win rates, visits and
+/// principal variations, and the score the playouts expect.
+pub fn go_report(
+    game: crate::games::go::Game,
+    time: Option<std::time::Duration>,
+    playouts: Option<u64>,
+    threads: Option<usize>,
+) -> String {
+    use crate::engine::GoEngine;
+    use crate::games::go::{PASS, Vertex, vertex_name};
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", game.board());
+    let _ = writeln!(
+        out,
+        "{} to move; rules {}, komi {}; {} moves played; captures: black {}, white {}",
+        game.to_move(),
+        game.rules(),
+        game.komi(),
+        game.moves().len(),
+        game.board().captured_by(Color::Black),
+        game.board().captured_by(Color::White),
+    );
+    if time.is_none() && playouts.is_none() {
+        return out;
+    }
+    let size = game.size();
+    let to_move = game.to_move();
+    let mut engine = GoEngine::new(size, game.rules()).expect("the game's size is valid");
+    engine.set_game(game);
+    if let Some(t) = threads {
+        engine.set_threads(t);
+    }
+    engine.move_time = time.unwrap_or(std::time::Duration::from_secs(3600));
+    engine.playouts = playouts;
+    engine.resign_below = None;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (_, r) = engine.choose(to_move, crate::engine::go::Mode::Normal, &stop);
+    let secs = r.elapsed.as_secs_f64().max(1e-6);
+    let _ = writeln!(
+        out,
+        "{} playouts in {:.2} s ({:.0}/s)",
+        r.playouts,
+        secs,
+        r.playouts as f64 / secs
+    );
+    let _ = writeln!(out, "move   visits   win%  prior  line");
+    for m in r.moves.iter().filter(|m| m.visits > 0).take(10) {
+        let pv: Vec<String> =
+            m.pv.iter()
+                .map(|&v| vertex_name(size, v as Vertex))
+                .collect();
+        let _ = writeln!(
+            out,
+            "{:<5} {:>7} {:>6.1} {:>6.2}  {}",
+            vertex_name(size, m.mv as Vertex),
+            m.visits,
+            m.win_rate * 100.0,
+            m.prior,
+            pv.join(" ")
+        );
+    }
+    if let Some(best) = r.best() {
+        let _ = writeln!(
+            out,
+            "best: {} ({:.1}% for {to_move})",
+            if best.mv as Vertex == PASS {
+                "pass".to_string()
+            } else {
+                vertex_name(size, best.mv as Vertex)
+            },
+            best.win_rate * 100.0
+        );
+    }
+    out
+}

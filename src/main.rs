@@ -50,7 +50,23 @@ enum Command {
         /// Search threads (default: all cores)
         #[arg(long)]
         threads: Option<usize>,
-        /// A record: SGF (GM[4]), Piskvork PSQ, a move list, or a board diagram
+        /// Game: gomoku, or go (also chosen by an SGF with GM[1])
+        #[arg(long, default_value = "gomoku")]
+        game: String,
+        /// Go: rules (chinese, japanese, aga, new-zealand, tromp-taylor)
+        #[arg(long, default_value = "chinese")]
+        rules: String,
+        /// Go: komi (default: the record's, else the rules')
+        #[arg(long)]
+        komi: Option<f32>,
+        /// Go: load the record up to this move (1 = before the first move)
+        #[arg(long)]
+        move_number: Option<usize>,
+        /// Go: playouts to search
+        #[arg(long)]
+        playouts: Option<u64>,
+        /// A record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move list,
+        /// or a board diagram
         file: Option<PathBuf>,
     },
     /// Search a fixed set of positions to a fixed depth on one thread: the node count is
@@ -194,16 +210,56 @@ fn run(cli: Cli) -> Result<String, String> {
             nodes,
             threads,
             file,
+            game,
+            rules,
+            komi,
+            move_number,
+            playouts,
         } => {
+            let text = file
+                .as_ref()
+                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
+                .transpose()?;
+            let is_go_sgf = text.as_deref().is_some_and(|t| {
+                let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+                t.contains("GM[1]")
+            });
+            if game == "go" || is_go_sgf {
+                let size = match size.as_deref() {
+                    None => 19,
+                    Some(s) => s
+                        .parse()
+                        .map_err(|_| format!("--size {s}: a number 2 to 25"))?,
+                };
+                let rules: tengen::games::go::Rules = rules.parse().map_err(|e| format!("{e}"))?;
+                let g = analyse::go_position(
+                    text.as_deref(),
+                    size,
+                    rules,
+                    komi,
+                    move_number,
+                    moves.as_deref(),
+                )
+                .map_err(|e| match &file {
+                    Some(f) => format!("{}: {e}", f.display()),
+                    None => e,
+                })?;
+                if depth.is_some() || nodes.is_some() {
+                    return Err(
+                        "--depth and --nodes are for five-in-a-row; Go takes --time or --playouts"
+                            .into(),
+                    );
+                }
+                return Ok(analyse::go_report(g, time, playouts, threads));
+            }
+            if game != "gomoku" {
+                return Err(format!("--game {game}: gomoku or go"));
+            }
             let variant = variant(v)?;
             let size = size
                 .map(|s| analyse::parse_size(&s))
                 .transpose()
                 .map_err(|e| format!("--size: {e}"))?;
-            let text = file
-                .as_ref()
-                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
-                .transpose()?;
             let input = Input {
                 variant,
                 size,

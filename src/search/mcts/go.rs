@@ -254,12 +254,18 @@ impl GoState {
                 p += 0.05;
             }
         }
-        // The first line is rarely right before the board fills up.
+        // Before the board fills up: the first line is rarely right and the second
+        // seldom; on bigger boards the third and fourth lines are where play starts.
         let (x, y) = Board::xy(v);
         let size = b.size();
-        let edge = x == 0 || y == 0 || x == size - 1 || y == size - 1;
-        if edge && size >= 9 && b.stone_count() < size * size / 3 {
-            p -= 0.1;
+        let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
+        if size >= 9 && b.stone_count() < size * size / 3 {
+            p += match line {
+                0 => -0.15,
+                1 if size >= 13 => -0.05,
+                2 | 3 if size >= 13 => 0.05,
+                _ => 0.0,
+            };
         }
         p.clamp(0.02, 0.98)
     }
