@@ -476,9 +476,13 @@ impl GoEngine {
     fn judge(&mut self) -> Report {
         let mut reports = Vec::new();
         for color in [self.game.to_move(), self.game.to_move().opposite()] {
+            // With fixed playouts (regression runs) no clock: the same answer each time.
             let limits = mcts::Limits {
                 playouts: Some(self.playouts.unwrap_or(4000).max(1000)),
-                deadline: Some(Instant::now() + Duration::from_millis(1500)),
+                deadline: self
+                    .playouts
+                    .is_none()
+                    .then(|| Instant::now() + Duration::from_millis(1500)),
                 ..Default::default()
             };
             let root = self.root(color);
