@@ -142,7 +142,7 @@ enum Command {
     },
     /// Speak GTP v2 on stdin/stdout (Go; Sabaki, Lizzie, GoGui, gogui-twogtp, KGS).
     Gtp {
-        /// Game: go
+        /// Game: go or gana
         #[arg(long, default_value = "go")]
         game: String,
         /// Board size to start with (boardsize changes it)
@@ -444,8 +444,23 @@ fn run(cli: Cli) -> Result<String, String> {
             tree_nodes,
             seed,
         } => {
+            if game == "gana" {
+                let mut engine = tengen::engine::GanaEngine::new();
+                if let Some(t) = threads {
+                    engine.set_threads(t);
+                }
+                if !(time.is_finite() && time > 0.0) {
+                    return Err("--time must be a positive number of seconds".into());
+                }
+                engine.move_time = std::time::Duration::from_secs_f64(time);
+                engine.playouts = playouts;
+                engine.set_seed(seed.unwrap_or_else(clock_seed));
+                let stdin = std::io::BufReader::new(std::io::stdin());
+                tengen::protocol::gana::run(stdin, std::io::stdout(), engine);
+                return Ok(String::new());
+            }
             if game != "go" {
-                return Err(format!("unknown game '{game}' for gtp (go)"));
+                return Err(format!("unknown game '{game}' for gtp (go, gana)"));
             }
             let rules: tengen::games::go::Rules = rules.parse().map_err(|e| format!("{e}"))?;
             let mut engine = tengen::engine::GoEngine::new(size, rules)
@@ -462,17 +477,20 @@ fn run(cli: Cli) -> Result<String, String> {
             engine.move_time = std::time::Duration::from_secs_f64(time);
             engine.playouts = playouts;
             engine.resign_below = (resign > 0.0).then_some(resign);
-            engine.set_seed(seed.unwrap_or_else(|| {
-                let t = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                t ^ (std::process::id() as u64) << 32
-            }));
+            engine.set_seed(seed.unwrap_or_else(clock_seed));
             let stdin = std::io::BufReader::new(std::io::stdin());
             tengen::protocol::gtp::run(stdin, std::io::stdout(), engine);
             Ok(String::new())
         }
     }
+}
+
+/// A seed that differs from run to run (time and process id), so that games differ.
+fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    t ^ (std::process::id() as u64) << 32
 }
 
 /// Writes a line to stdout; a closed stdout (a pipe into `head`) ends the program

@@ -6,6 +6,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::clock::move_budget;
+pub use super::clock::{Left, TimeControl};
 use crate::core::Color;
 use crate::games::go::{
     Board, Cell, Game, GoError, PASS, Rules, Vertex, fixed_handicap, result_text,
@@ -15,34 +17,6 @@ use crate::search::mcts::{self, Mcts, Report, Watcher};
 
 /// Default arena: about 40 bytes a node.
 pub const DEFAULT_TREE_NODES: usize = 1 << 21;
-
-/// The time control GTP's time_settings / kgs-time_settings set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// No clock: a fixed time per move.
-    None,
-    /// Main time, then `stones` moves in every `byo_ms` (Canadian; absolute when
-    /// `byo_ms` is 0).
-    Canadian {
-        main_ms: u64,
-        byo_ms: u64,
-        stones: u32,
-    },
-    /// Main time, then `periods` periods of `byo_ms` each, one move per period.
-    Japanese {
-        main_ms: u64,
-        byo_ms: u64,
-        periods: u32,
-    },
-}
-
-/// What the clock says is left for one side (time_left).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Left {
-    pub ms: u64,
-    /// Stones (Canadian) or periods (Japanese) left; 0 in main time.
-    pub stones: u32,
-}
 
 /// How genmove may end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,46 +262,7 @@ impl GoEngine {
         let empties = self.game.board().empties().len();
         // Moves still to play by this side, roughly.
         let to_go = ((empties as f32 * 0.4) as u64).max(size as u64).max(8);
-        let margin = |ms: u64| ms.saturating_sub(60 + ms / 20);
-        let ms = match self.clock {
-            TimeControl::None => return self.move_time,
-            TimeControl::Canadian {
-                main_ms,
-                byo_ms,
-                stones,
-            } => {
-                let left = self.left[color.index()].unwrap_or(Left {
-                    ms: main_ms,
-                    stones: 0,
-                });
-                if left.stones > 0 {
-                    margin(left.ms / left.stones as u64)
-                } else if left.ms == 0 && byo_ms > 0 && stones > 0 {
-                    // No main time (left): byo-yomi from the first move.
-                    margin(byo_ms / stones as u64)
-                } else if byo_ms == 0 || stones == 0 {
-                    margin(left.ms / to_go)
-                } else {
-                    // Main time spread, plus what byo-yomi will give per move anyway.
-                    margin(left.ms / to_go + byo_ms / stones as u64 / 2)
-                        .min(margin(left.ms + byo_ms / stones as u64))
-                }
-            }
-            TimeControl::Japanese {
-                main_ms, byo_ms, ..
-            } => {
-                let left = self.left[color.index()].unwrap_or(Left {
-                    ms: main_ms,
-                    stones: 0,
-                });
-                if left.stones > 0 && left.ms <= byo_ms {
-                    margin(left.ms.min(byo_ms))
-                } else {
-                    margin(left.ms / to_go + byo_ms * 3 / 4).min(margin(left.ms + byo_ms))
-                }
-            }
-        };
-        Duration::from_millis(ms.max(20))
+        move_budget(self.clock, self.left[color.index()], to_go, self.move_time)
     }
 
     fn run(

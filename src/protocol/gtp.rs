@@ -181,7 +181,7 @@ fn log_search(r: &Report, size: usize) {
     );
 }
 
-fn color_arg(text: &str) -> Result<Color, String> {
+pub(super) fn color_arg(text: &str) -> Result<Color, String> {
     match text.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
@@ -189,7 +189,7 @@ fn color_arg(text: &str) -> Result<Color, String> {
     }
 }
 
-fn seconds_ms(text: &str) -> Result<u64, String> {
+pub(super) fn seconds_ms(text: &str) -> Result<u64, String> {
     let s: f64 = text.parse().map_err(|_| "syntax error".to_string())?;
     if !s.is_finite() || s < 0.0 {
         return Err("syntax error".into());
@@ -197,7 +197,7 @@ fn seconds_ms(text: &str) -> Result<u64, String> {
     Ok((s * 1000.0) as u64)
 }
 
-fn int_arg<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
+pub(super) fn int_arg<T: std::str::FromStr>(args: &[&str], i: usize) -> Result<T, String> {
     args.get(i)
         .ok_or_else(|| "syntax error".to_string())?
         .parse()

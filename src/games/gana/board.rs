@@ -477,6 +477,57 @@ impl Board {
             })
     }
 
+    /// The position after `m` (before the end-of-game checks other than a king capture).
+    pub fn after(&self, m: Move) -> Result<Board, Illegal> {
+        self.try_move(m)
+    }
+
+    /// Plays `m` with only the cheap end checks (a king captured, only kings left, the
+    /// no-capture count); no legal move and stalemate are left to the caller, who finds
+    /// them generating the next moves. For playouts.
+    pub fn play_fast(&mut self, m: Move) -> Result<(), Illegal> {
+        let mut b = self.try_move(m)?;
+        if b.outcome == Outcome::Ongoing {
+            if b.men.iter().flatten().all(|&n| n == 0) {
+                b.outcome = Outcome::Draw(DrawReason::OnlyKings);
+            } else if b.no_capture >= NO_CAPTURE_LIMIT {
+                b.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
+            }
+        }
+        *self = b;
+        Ok(())
+    }
+
+    /// Ends the game as a draw for want of a move (a playout that found none).
+    pub fn set_no_move_draw(&mut self) {
+        self.outcome = Outcome::Draw(DrawReason::NoLegalMove);
+    }
+
+    /// Squares `c` could drop a man on in one move, roughly: every square within reach
+    /// of a group along each direction (full squares ignored). A bit per square.
+    pub fn reach(&self, c: Color) -> u64 {
+        let mut bits = 0u64;
+        for sq in 0..64u8 {
+            let k = self.men_of(c, sq);
+            if k == 0 {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let mut cur = sq;
+                for _ in 0..k {
+                    match dir.step(cur) {
+                        Some(n) => {
+                            bits |= 1 << n;
+                            cur = n;
+                        }
+                        None => break,
+                    }
+                }
+            }
+        }
+        bits
+    }
+
     /// Plays `m` if legal and judges the end of the game.
     pub fn play(&mut self, m: Move) -> Result<Outcome, Illegal> {
         let mut b = self.try_move(m)?;
@@ -759,6 +810,8 @@ pub enum MoveError {
     Ambiguous,
     /// `c5-c7` matches no legal move.
     NoMatch,
+    /// Not this side's turn.
+    WrongSide,
     Illegal(Illegal),
 }
 
@@ -770,6 +823,7 @@ impl fmt::Display for MoveError {
                 f.write_str("ambiguous move: name the direction and the king's place")
             }
             MoveError::NoMatch => f.write_str("illegal move: no legal move ends there"),
+            MoveError::WrongSide => f.write_str("illegal move: wrong side"),
             MoveError::Illegal(i) => write!(f, "illegal move: {i}"),
         }
     }

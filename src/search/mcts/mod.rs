@@ -2,6 +2,7 @@
 //! UCT with RAVE (all-moves-as-first) statistics and policy priors, tree parallelism
 //! over one shared arena with virtual loss, tree reuse between moves.
 
+pub mod gana;
 pub mod go;
 pub mod tree;
 

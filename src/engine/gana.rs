@@ -1,0 +1,180 @@
+//! The Gana facade: the game with its history (for undo), the shared MCTS tree reused
+//! from move to move, and the clock.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::clock::{Left, TimeControl, move_budget};
+use crate::core::Color;
+use crate::games::gana::{Board, Illegal, Move, MoveError, Outcome};
+use crate::search::mcts::gana::GanaState;
+use crate::search::mcts::{self, Mcts, Report, Watcher};
+
+pub struct GanaEngine {
+    board: Board,
+    /// Positions before each move played, for undo.
+    history: Vec<Board>,
+    moves: Vec<Move>,
+    mcts: Mcts,
+    threads: usize,
+    pub clock: TimeControl,
+    left: [Option<Left>; 2],
+    pub move_time: Duration,
+    pub playouts: Option<u64>,
+    /// Moves played when the tree's root was set, if it still fits the game.
+    tree_at: Option<usize>,
+}
+
+impl Default for GanaEngine {
+    fn default() -> GanaEngine {
+        GanaEngine::new()
+    }
+}
+
+impl GanaEngine {
+    pub fn new() -> GanaEngine {
+        GanaEngine {
+            board: Board::start(),
+            history: Vec::new(),
+            moves: Vec::new(),
+            mcts: Mcts::new(1 << 20, 0),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            clock: TimeControl::None,
+            left: [None, None],
+            move_time: Duration::from_secs(1),
+            playouts: None,
+            tree_at: None,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.mcts.set_seed(seed);
+    }
+
+    pub fn clear(&mut self) {
+        self.set_position(Board::start());
+    }
+
+    /// A new position (gana-setpos, clear_board); the history is forgotten.
+    pub fn set_position(&mut self, b: Board) {
+        self.board = b;
+        self.history.clear();
+        self.moves.clear();
+        self.left = [None, None];
+        self.tree_at = None;
+    }
+
+    /// Plays `text` for `color`.
+    pub fn play(&mut self, color: Color, text: &str) -> Result<Move, MoveError> {
+        if self.board.outcome() != Outcome::Ongoing {
+            return Err(MoveError::Illegal(Illegal::GameOver));
+        }
+        if color != self.board.to_move() {
+            return Err(MoveError::WrongSide);
+        }
+        let m = self.board.parse_move(text)?;
+        let mut b = self.board.clone();
+        b.play(m).map_err(MoveError::Illegal)?;
+        self.history.push(std::mem::replace(&mut self.board, b));
+        self.moves.push(m);
+        Ok(m)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(b) => {
+                self.board = b;
+                self.moves.pop();
+                self.tree_at = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn set_time(&mut self, clock: TimeControl) {
+        self.clock = clock;
+        self.left = [None, None];
+    }
+
+    pub fn set_time_left(&mut self, c: Color, left: Left) {
+        self.left[c.index()] = Some(left);
+    }
+
+    fn sync_tree(&mut self) {
+        let kept = match self.tree_at {
+            Some(n) if n <= self.moves.len() => {
+                let since: Vec<mcts::Move> = self.moves[n..].iter().map(|m| m.code()).collect();
+                self.mcts.advance(&since)
+            }
+            _ => false,
+        };
+        if !kept {
+            self.mcts.clear();
+        }
+        self.tree_at = Some(self.moves.len());
+    }
+
+    /// Searches the position for the side to move; `None` once the game is over.
+    pub fn search(
+        &mut self,
+        stop: &AtomicBool,
+        watcher: &dyn Watcher,
+        interval: Option<Duration>,
+    ) -> Option<Report> {
+        if self.board.outcome() != Outcome::Ongoing {
+            return None;
+        }
+        let me = self.board.to_move();
+        let limits = match self.playouts {
+            Some(p) => mcts::Limits {
+                playouts: Some(p),
+                interval,
+                ..Default::default()
+            },
+            None => {
+                // Games run 60-100 plies a side; spread the clock over about 40 moves.
+                let budget = move_budget(self.clock, self.left[me.index()], 40, self.move_time);
+                mcts::Limits {
+                    deadline: Some(Instant::now() + budget),
+                    early_stop: true,
+                    interval,
+                    ..Default::default()
+                }
+            }
+        };
+        self.sync_tree();
+        let root = GanaState {
+            board: self.board.clone(),
+        };
+        Some(
+            self.mcts
+                .search(&root, &limits, self.threads, stop, watcher),
+        )
+    }
+
+    /// The best move's text (canonical), not played.
+    pub fn choose(&mut self, stop: &AtomicBool) -> Option<(String, Report)> {
+        let r = self.search(stop, &mcts::Quiet, None)?;
+        let best = r.best()?.mv;
+        Some((self.board.move_text(Move::from_code(best)), r))
+    }
+
+    /// The game's result text: `W+`, `B+`, `0`, or `None` while it goes on.
+    pub fn result(&self) -> Option<&'static str> {
+        match self.board.outcome() {
+            Outcome::Ongoing => None,
+            Outcome::Win(Color::White) => Some("W+"),
+            Outcome::Win(Color::Black) => Some("B+"),
+            Outcome::Draw(_) => Some("0"),
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Gana for the tree search: priors and a playout policy that takes a king capture when
+//! there is one, keeps its king off squares the opponent can reach, and prefers
+//! captures; playouts longer than a limit are scored by material.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use super::{Game, Move as Code};
+use crate::core::Color;
+use crate::games::gana::board::MOVE_CODES;
+use crate::games::gana::{Board, Move, Outcome};
+
+/// Plies a playout may run before material decides it.
+const PLAYOUT_PLIES: usize = 160;
+
+#[derive(Clone)]
+pub struct GanaState {
+    pub board: Board,
+}
+
+fn black_result(o: Outcome) -> Option<f32> {
+    match o {
+        Outcome::Ongoing => None,
+        Outcome::Win(Color::Black) => Some(1.0),
+        Outcome::Win(Color::White) => Some(0.0),
+        Outcome::Draw(_) => Some(0.5),
+    }
+}
+
+/// How a move looks to the policy.
+struct Look {
+    wins: bool,
+    captures: bool,
+    /// The mover's king ends where the opponent can reach it.
+    king_exposed: bool,
+}
+
+fn look(b: &Board, after: &Board) -> Look {
+    let me = b.to_move();
+    let them = me.opposite();
+    let king_exposed = after.outcome() == Outcome::Ongoing
+        && after
+            .king(me)
+            .is_some_and(|k| after.reach(them) >> k & 1 == 1);
+    Look {
+        wins: after.outcome() == Outcome::Win(me),
+        captures: after.total(them) < b.total(them),
+        king_exposed,
+    }
+}
+
+impl Game for GanaState {
+    const MOVE_SLOTS: usize = MOVE_CODES;
+
+    fn to_move(&self) -> Color {
+        self.board.to_move()
+    }
+
+    fn result(&self) -> Option<f32> {
+        black_result(self.board.outcome())
+    }
+
+    fn expand(&self, out: &mut Vec<(Code, f32)>) {
+        let b = &self.board;
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        for m in moves {
+            let Ok(after) = b.after(m) else { continue };
+            let l = look(b, &after);
+            let prior = if l.wins {
+                0.99
+            } else if l.king_exposed {
+                0.1
+            } else if l.captures {
+                0.7
+            } else {
+                0.5
+            };
+            out.push((m.code(), prior));
+        }
+    }
+
+    fn play(&mut self, mv: Code) {
+        let m = Move::from_code(mv);
+        // The tree only holds legal moves of this position.
+        let _ = self.board.play(m);
+    }
+
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Code, Color)>) -> f32 {
+        let mut moves = Vec::new();
+        let mut safe = Vec::new();
+        let mut captures = Vec::new();
+        for _ in 0..PLAYOUT_PLIES {
+            if let Some(r) = black_result(self.board.outcome()) {
+                return r;
+            }
+            let b = &self.board;
+            b.legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.board.set_no_move_draw();
+                return 0.5;
+            }
+            safe.clear();
+            captures.clear();
+            let mut chosen = None;
+            for &m in &moves {
+                let Ok(after) = b.after(m) else { continue };
+                let l = look(b, &after);
+                if l.wins {
+                    chosen = Some(m);
+                    break;
+                }
+                if !l.king_exposed {
+                    safe.push(m);
+                    if l.captures {
+                        captures.push(m);
+                    }
+                }
+            }
+            let m = chosen.unwrap_or_else(|| {
+                if !captures.is_empty() && rng.random_range(0..4) != 0 {
+                    captures[rng.random_range(0..captures.len())]
+                } else if !safe.is_empty() {
+                    safe[rng.random_range(0..safe.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                }
+            });
+            let mover = self.board.to_move();
+            if self.board.play_fast(m).is_err() {
+                return 0.5;
+            }
+            trace.push((m.code(), mover));
+        }
+        if let Some(r) = black_result(self.board.outcome()) {
+            return r;
+        }
+        // Material decides a long playout.
+        let (w, bl) = (
+            self.board.total(Color::White),
+            self.board.total(Color::Black),
+        );
+        if bl > w {
+            1.0
+        } else if w > bl {
+            0.0
+        } else {
+            0.5
+        }
+    }
+}
