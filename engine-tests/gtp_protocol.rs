@@ -1,5 +1,6 @@
-//! GTP transcripts (`protocols/gtp/*.in` / `*.out`) replayed against the binary as a
-//! controller drives it, and the analysis commands GUIs use: lz-analyze and
+//! GTP transcripts (`protocols/gtp/*.in` / `*.out`, and Gana's GTP-style protocol in
+//! `protocols/gana/`) replayed against the binary as a controller drives it, and the
+//! analysis commands GUIs use: lz-analyze and
 //! kata-analyze stream `info` lines until the next command arrives, lz-genmove_analyze
 //! ends with its move. Expected lines: exact text, `*` for any run of characters, `a|b`
 //! alternatives.
@@ -25,10 +26,14 @@ fn engine(args: &[&str]) -> Command {
 }
 
 fn replay(name: &str) {
-    let dir = format!("{}/protocols/gtp", env!("CARGO_MANIFEST_DIR"));
+    replay_in("gtp", name, &["--playouts", "500"]);
+}
+
+fn replay_in(protocol: &str, name: &str, args: &[&str]) {
+    let dir = format!("{}/protocols/{protocol}", env!("CARGO_MANIFEST_DIR"));
     let input = std::fs::read(format!("{dir}/{name}.in")).unwrap();
     let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).unwrap();
-    let mut child = engine(&["--playouts", "500"]).spawn().unwrap();
+    let mut child = engine(args).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&input).unwrap();
     drop(stdin);
@@ -80,6 +85,11 @@ fn handicap_placement() {
 #[test]
 fn a_game_with_genmove_pass_undo_cleanup_and_score() {
     replay("game");
+}
+
+#[test]
+fn gana_protocol_moves_positions_and_errors() {
+    replay_in("gana", "basic", &["--game", "gana", "--playouts", "200"]);
 }
 
 /// An engine whose output lines arrive on a channel, for the streaming commands.

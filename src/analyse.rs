@@ -316,3 +316,107 @@ pub fn go_report(
     }
     out
 }
+
+/// Gana: the position a position text (default: the start) and a move list (`e2n e7s`)
+/// describe.
+pub fn gana_position(
+    text: Option<&str>,
+    moves: Option<&str>,
+) -> Result<crate::engine::GanaEngine, String> {
+    use crate::engine::GanaEngine;
+    use crate::games::gana::Board;
+    let mut engine = GanaEngine::new();
+    if let Some(t) = text {
+        let line = t
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'));
+        engine.set_position(
+            Board::from_text(line.unwrap_or("")).map_err(|e| format!("position text: {e}"))?,
+        );
+    }
+    for (i, m) in moves
+        .unwrap_or("")
+        .split([' ', ','])
+        .filter(|m| !m.is_empty())
+        .enumerate()
+    {
+        let c = engine.board().to_move();
+        engine
+            .play(c, m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+    }
+    Ok(engine)
+}
+
+/// Gana: the board, then (with a budget) the best moves with visits, win rates and
+/// principal variations.
+pub fn gana_report(
+    mut engine: crate::engine::GanaEngine,
+    time: Option<std::time::Duration>,
+    playouts: Option<u64>,
+    threads: Option<usize>,
+) -> String {
+    use crate::games::gana::{Board, Move};
+    let mut out = String::new();
+    let b = engine.board().clone();
+    let _ = writeln!(out, "{b}");
+    match engine.result() {
+        Some(r) => {
+            let _ = writeln!(out, "game over: {} ({r})", b.outcome());
+            return out;
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{} to move; {} plies without a capture; position: {}",
+                b.to_move(),
+                b.no_capture(),
+                b.to_text().unwrap_or_default()
+            );
+        }
+    }
+    if time.is_none() && playouts.is_none() {
+        return out;
+    }
+    if let Some(t) = threads {
+        engine.set_threads(t);
+    }
+    engine.move_time = time.unwrap_or(std::time::Duration::from_secs(3600));
+    engine.playouts = playouts;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let Some(r) = engine.search(&stop, &crate::search::mcts::Quiet, None) else {
+        return out;
+    };
+    let secs = r.elapsed.as_secs_f64().max(1e-6);
+    let _ = writeln!(
+        out,
+        "{} playouts in {:.2} s ({:.0}/s)",
+        r.playouts,
+        secs,
+        r.playouts as f64 / secs
+    );
+    let _ = writeln!(out, "move    visits   win%  prior  line");
+    for m in r.moves.iter().filter(|m| m.visits > 0).take(10) {
+        // Each line's moves are named in the position they are played from.
+        let mut pos: Board = b.clone();
+        let mut line = Vec::new();
+        for &code in &m.pv {
+            let mv = Move::from_code(code);
+            line.push(pos.move_text(mv));
+            if pos.play(mv).is_err() {
+                break;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{:<7} {:>6} {:>6.1} {:>6.2}  {}",
+            b.move_text(Move::from_code(m.mv)),
+            m.visits,
+            m.win_rate * 100.0,
+            m.prior,
+            line.join(" ")
+        );
+    }
+    out
+}

@@ -1,8 +1,8 @@
-//! `tengen match --game go`: plays two GTP engines against each other, as gogui-twogtp
-//! does: the referee keeps the game under Tengen's rules (an illegal move loses), asks
-//! for moves with genmove and passes them on with play, alternates colours, and scores
-//! a game ended by two passes with the judge engine's final_score (the second engine's
-//! unless another is named).
+//! `tengen match --game go|gana`: plays two GTP engines against each other, as
+//! gogui-twogtp does: the referee keeps the game under Tengen's rules (an illegal move
+//! loses), asks for moves with genmove and passes them on with play, alternates
+//! colours; Go games ended by two passes are scored by the judge engine's final_score
+//! (the second engine's unless another is named), Gana games end by its own rules.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -13,9 +13,17 @@ use crate::arena::{Game as Played, Tally};
 use crate::core::Color;
 use crate::games::go::{Game, PASS, Rules, parse_vertex, record, vertex_name};
 
+/// Which game the engines play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GtpGame {
+    Go,
+    Gana,
+}
+
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct Config {
+    pub game: GtpGame,
     pub engines: [Vec<String>; 2],
     /// The engine that scores finished games; `None`: the second engine.
     pub judge: Option<Vec<String>>,
@@ -126,8 +134,88 @@ fn parse_result(text: &str) -> Option<f32> {
     }
 }
 
-/// Plays game `number` (0-based); engine 0 is black in even games.
+/// Plays game `number` (0-based) of Gana; engine 0 is white (the first to move) in even
+/// games.
+fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
+    use crate::games::gana::{Board as Gana, Outcome};
+    let white = number % 2;
+    let per_move = Duration::from_secs_f64(cfg.move_secs);
+    let mut engines = Vec::new();
+    for cmd in &cfg.engines {
+        let mut e = Engine::start(cmd)?;
+        e.ask("clear_board", Duration::from_secs(10))?;
+        let _ = e.ask(
+            &format!("time_settings 0 {} 1", cfg.move_secs.ceil() as u64),
+            Duration::from_secs(10),
+        );
+        engines.push(e);
+    }
+    let mut board = Gana::start();
+    let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
+    let mut slowest = [Duration::ZERO; 2];
+    let mut plies = 0;
+    let (winner, reason) = loop {
+        match board.outcome() {
+            Outcome::Win(c) => {
+                break (
+                    Some(engine_of(c)),
+                    format!("{} after {plies} plies", board.outcome()),
+                );
+            }
+            Outcome::Draw(_) => break (None, format!("{} after {plies} plies", board.outcome())),
+            Outcome::Ongoing => {}
+        }
+        plies += 1;
+        let color = board.to_move();
+        let e = engine_of(color);
+        let start = Instant::now();
+        let reply = engines[e].ask(
+            &format!("genmove {}", color.name()),
+            per_move * 3 + Duration::from_secs(10),
+        );
+        slowest[e] = slowest[e].max(start.elapsed());
+        let text = match reply {
+            Ok(t) => t,
+            Err(err) => break (Some(1 - e), format!("{} loses: {err}", color.name())),
+        };
+        let m = match board.parse_move(&text) {
+            Ok(m) => m,
+            Err(err) => {
+                break (
+                    Some(1 - e),
+                    format!("{} played '{text}': {err}", color.name()),
+                );
+            }
+        };
+        if let Err(err) = board.play(m) {
+            break (
+                Some(1 - e),
+                format!("{} played '{text}': {err}", color.name()),
+            );
+        }
+        engines[1 - e].ask(
+            &format!("play {} {text}", color.name()),
+            Duration::from_secs(10),
+        )?;
+    };
+    for e in engines {
+        e.quit();
+    }
+    Ok(Played {
+        number,
+        black: 1 - white,
+        winner,
+        reason,
+        moves: Vec::new(),
+        slowest,
+    })
+}
+
+/// Plays game `number` (0-based); engine 0 is black in even games (white in Gana).
 pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
+    if cfg.game == GtpGame::Gana {
+        return play_gana_game(cfg, number);
+    }
     let black = number % 2;
     let mut engines = Vec::new();
     let per_move = Duration::from_secs_f64(cfg.move_secs);

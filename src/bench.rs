@@ -96,6 +96,22 @@ pub fn go(
     (r.playouts, start.elapsed(), cpu_time().saturating_sub(cpu))
 }
 
+/// Gana: playouts per second of the tree search from the start position (as [`go`]).
+pub fn gana(playouts: u64, threads: usize) -> (u64, std::time::Duration, std::time::Duration) {
+    let mut engine = crate::engine::GanaEngine::new();
+    engine.set_threads(threads);
+    engine.set_seed(1);
+    engine.playouts = Some(playouts);
+    let cpu = cpu_time();
+    let start = Instant::now();
+    let r = engine.search(&AtomicBool::new(false), &crate::search::mcts::Quiet, None);
+    (
+        r.map_or(0, |r| r.playouts),
+        start.elapsed(),
+        cpu_time().saturating_sub(cpu),
+    )
+}
+
 /// CPU time of this process so far (all threads), from /proc; zero where unavailable.
 fn cpu_time() -> std::time::Duration {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {

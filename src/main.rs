@@ -50,7 +50,8 @@ enum Command {
         /// Search threads (default: all cores)
         #[arg(long)]
         threads: Option<usize>,
-        /// Game: gomoku, or go (also chosen by an SGF with GM[1])
+        /// Game: gomoku, go (also chosen by an SGF with GM[1]) or gana (the file holds
+        /// position text; default the start)
         #[arg(long, default_value = "gomoku")]
         game: String,
         /// Go: rules (chinese, japanese, aga, new-zealand, tromp-taylor)
@@ -75,7 +76,7 @@ enum Command {
         /// Depth of every search
         #[arg(long, default_value_t = 8)]
         depth: u32,
-        /// Game: gomoku (fixed-depth searches), or go (playouts per second)
+        /// Game: gomoku (fixed-depth searches), go or gana (playouts per second)
         #[arg(long, default_value = "gomoku")]
         game: String,
         /// Go: board size
@@ -112,7 +113,7 @@ enum Command {
         opening_stones: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Game: gomoku (five-in-a-row, Gomocup brains) or go (GTP engines)
+        /// Game: gomoku (five-in-a-row, Gomocup brains), go or gana (GTP engines)
         #[arg(long, default_value = "gomoku")]
         game: String,
         /// Go: komi
@@ -169,6 +170,10 @@ enum Command {
         /// Random seed (default: from the clock, so that games differ)
         #[arg(long)]
         seed: Option<u64>,
+        /// Gana: play the greedy one-ply player instead of searching (a benchmark
+        /// opponent)
+        #[arg(long)]
+        greedy: bool,
     },
 }
 
@@ -224,6 +229,13 @@ fn run(cli: Cli) -> Result<String, String> {
                 let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
                 t.contains("GM[1]")
             });
+            if game == "gana" {
+                if depth.is_some() || nodes.is_some() {
+                    return Err("--depth and --nodes are for five-in-a-row; Gana takes --time or --playouts".into());
+                }
+                let e = analyse::gana_position(text.as_deref(), moves.as_deref())?;
+                return Ok(analyse::gana_report(e, time, playouts, threads));
+            }
             if game == "go" || is_go_sgf {
                 let size = match size.as_deref() {
                     None => 19,
@@ -253,7 +265,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 return Ok(analyse::go_report(g, time, playouts, threads));
             }
             if game != "gomoku" {
-                return Err(format!("--game {game}: gomoku or go"));
+                return Err(format!("--game {game}: gomoku, go or gana"));
             }
             let variant = variant(v)?;
             let size = size
@@ -292,15 +304,20 @@ fn run(cli: Cli) -> Result<String, String> {
             sgf_dir,
         } => {
             let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-            if game == "go" {
+            if game == "go" || game == "gana" {
                 let (e1, e2) = (split(&engine1), split(&engine2));
                 if e1.is_empty() || e2.is_empty() {
                     return Err("--engine1 and --engine2 need a command".into());
                 }
-                if !(2..=25).contains(&size) {
+                if game == "go" && !(2..=25).contains(&size) {
                     return Err(format!("--size {size}: Go boards are 2..=25"));
                 }
                 let cfg = tengen::arena_gtp::Config {
+                    game: if game == "go" {
+                        tengen::arena_gtp::GtpGame::Go
+                    } else {
+                        tengen::arena_gtp::GtpGame::Gana
+                    },
                     engines: [e1, e2],
                     judge: judge.as_deref().map(split).filter(|j| !j.is_empty()),
                     size,
@@ -321,7 +338,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 ));
             }
             if game != "gomoku" {
-                return Err(format!("--game {game}: gomoku or go"));
+                return Err(format!("--game {game}: gomoku, go or gana"));
             }
             let variant = variant(Some(v))?.expect("given");
             if !(5..=32).contains(&size) {
@@ -388,14 +405,23 @@ fn run(cli: Cli) -> Result<String, String> {
             playouts,
             threads,
         } => {
-            if game == "go" {
-                if !(2..=25).contains(&size) {
+            if game == "go" || game == "gana" {
+                if game == "go" && !(2..=25).contains(&size) {
                     return Err(format!("--size {size}: Go boards are 2..=25"));
                 }
-                let (n, wall, cpu) = tengen::bench::go(size, playouts, threads.max(1));
+                let (n, wall, cpu) = if game == "go" {
+                    tengen::bench::go(size, playouts, threads.max(1))
+                } else {
+                    tengen::bench::gana(playouts, threads.max(1))
+                };
+                let what = if game == "go" {
+                    format!("go {size}x{size}")
+                } else {
+                    "gana from the start".to_string()
+                };
                 let secs = wall.as_secs_f64().max(1e-6);
                 return Ok(format!(
-                    "go {size}x{size}, {} thread(s): {n} playouts in {:.2} s: {:.0} playouts/s, {:.0} per thread-CPU-second",
+                    "{what}, {} thread(s): {n} playouts in {:.2} s: {:.0} playouts/s, {:.0} per thread-CPU-second",
                     threads.max(1),
                     secs,
                     n as f64 / secs,
@@ -443,6 +469,7 @@ fn run(cli: Cli) -> Result<String, String> {
             resign,
             tree_nodes,
             seed,
+            greedy,
         } => {
             if game == "gana" {
                 let mut engine = tengen::engine::GanaEngine::new();
@@ -454,6 +481,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 }
                 engine.move_time = std::time::Duration::from_secs_f64(time);
                 engine.playouts = playouts;
+                engine.greedy = greedy;
                 engine.set_seed(seed.unwrap_or_else(clock_seed));
                 let stdin = std::io::BufReader::new(std::io::stdin());
                 tengen::protocol::gana::run(stdin, std::io::stdout(), engine);

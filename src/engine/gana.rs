@@ -23,6 +23,9 @@ pub struct GanaEngine {
     pub playouts: Option<u64>,
     /// Moves played when the tree's root was set, if it still fits the game.
     tree_at: Option<usize>,
+    /// Play the greedy one-ply player instead of searching (a benchmark opponent).
+    pub greedy: bool,
+    rng: rand::rngs::SmallRng,
 }
 
 impl Default for GanaEngine {
@@ -44,6 +47,8 @@ impl GanaEngine {
             move_time: Duration::from_secs(1),
             playouts: None,
             tree_at: None,
+            greedy: false,
+            rng: rand::SeedableRng::seed_from_u64(0x6a4a),
         }
     }
 
@@ -57,6 +62,7 @@ impl GanaEngine {
 
     pub fn set_seed(&mut self, seed: u64) {
         self.mcts.set_seed(seed);
+        self.rng = rand::SeedableRng::seed_from_u64(seed);
     }
 
     pub fn clear(&mut self) {
@@ -163,9 +169,55 @@ impl GanaEngine {
 
     /// The best move's text (canonical), not played.
     pub fn choose(&mut self, stop: &AtomicBool) -> Option<(String, Report)> {
+        if self.greedy {
+            let mut rng = self.rng.clone();
+            let m = self.greedy_move(&mut rng)?;
+            self.rng = rng;
+            let report = Report {
+                moves: Vec::new(),
+                playouts: 0,
+                elapsed: Duration::ZERO,
+                ownership: Vec::new(),
+            };
+            return Some((self.board.move_text(m), report));
+        }
         let r = self.search(stop, &mcts::Quiet, None)?;
         let best = r.best()?.mv;
         Some((self.board.move_text(Move::from_code(best)), r))
+    }
+
+    /// The greedy one-ply player's move (a benchmark opponent): take the king if it
+    /// can, else the move that captures the most men among those that leave its king
+    /// safe from capture next move (any move if none does), ties broken at random.
+    pub fn greedy_move(&self, rng: &mut impl rand::Rng) -> Option<Move> {
+        use rand::RngExt;
+        let b = &self.board;
+        let me = b.to_move();
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        let mut best: Vec<Move> = Vec::new();
+        let mut best_score = i32::MIN;
+        for &m in &moves {
+            let mut after = b.clone();
+            if after.play(m).is_err() {
+                continue;
+            }
+            let score = if after.outcome() == Outcome::Win(me) {
+                1000
+            } else {
+                let taken = b.total(me.opposite()) as i32 - after.total(me.opposite()) as i32;
+                let hangs = after.can_capture_king();
+                taken - if hangs { 100 } else { 0 }
+            };
+            if score > best_score {
+                best_score = score;
+                best.clear();
+            }
+            if score == best_score {
+                best.push(m);
+            }
+        }
+        (!best.is_empty()).then(|| best[rng.random_range(0..best.len())])
     }
 
     /// The game's result text: `W+`, `B+`, `0`, or `None` while it goes on.

@@ -528,6 +528,15 @@ impl Board {
         bits
     }
 
+    /// Whether the side to move can capture the enemy king now.
+    pub fn can_capture_king(&self) -> bool {
+        let me = self.to_move;
+        match self.kings[me.opposite().index()] {
+            Some(k) if self.outcome == Outcome::Ongoing => self.can_drop_on(me, k),
+            _ => false,
+        }
+    }
+
     /// Plays `m` if legal and judges the end of the game.
     pub fn play(&mut self, m: Move) -> Result<Outcome, Illegal> {
         let mut b = self.try_move(m)?;
