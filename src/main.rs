@@ -162,7 +162,7 @@ enum Command {
         #[arg(long)]
         playouts: Option<u64>,
         /// Resign below this win rate (0: never)
-        #[arg(long, default_value_t = 0.08)]
+        #[arg(long, default_value_t = 0.05)]
         resign: f32,
         /// Search tree size in nodes (about 40 bytes each)
         #[arg(long)]

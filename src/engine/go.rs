@@ -61,7 +61,7 @@ impl GoEngine {
             left: [None, None],
             move_time: Duration::from_secs(2),
             playouts: None,
-            resign_below: Some(0.08),
+            resign_below: Some(0.05),
             low_streak: 0,
             tree_at: None,
         })
@@ -331,7 +331,7 @@ impl GoEngine {
             }
             let size = self.game.size();
             let late = self.game.moves().len() >= size * size / 4;
-            if self.low_streak >= 3 && late && mode == Mode::Normal {
+            if self.low_streak >= 5 && late && mode == Mode::Normal {
                 return (Genmove::Resign, report);
             }
         }
