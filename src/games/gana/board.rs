@@ -301,6 +301,35 @@ impl Board {
         out.retain(|&m| self.try_move(m).is_ok());
     }
 
+    /// Every legal move with the position it leads to (before the end-of-game checks
+    /// other than a king capture): one pass for callers that look at both.
+    pub fn legal_results(&self, out: &mut Vec<(Move, Board)>) {
+        out.clear();
+        if self.outcome != Outcome::Ongoing {
+            return;
+        }
+        let mut moves = Vec::new();
+        self.pseudo_moves(self.to_move, &mut moves);
+        out.extend(
+            moves
+                .into_iter()
+                .filter_map(|m| self.try_move(m).ok().map(|b| (m, b))),
+        );
+    }
+
+    /// Plays a move whose result [`Board::legal_results`] gave, with the cheap end checks
+    /// of [`Board::play_fast`].
+    pub fn set_after(&mut self, after: Board) {
+        *self = after;
+        if self.outcome == Outcome::Ongoing {
+            if self.men.iter().flatten().all(|&n| n == 0) {
+                self.outcome = Outcome::Draw(DrawReason::OnlyKings);
+            } else if self.no_capture >= NO_CAPTURE_LIMIT {
+                self.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
+            }
+        }
+    }
+
     /// The candidate moves of `c` (every origin, direction and king's place), before the
     /// legality of the result is tested.
     fn pseudo_moves(&self, c: Color, out: &mut Vec<Move>) {
@@ -486,15 +515,8 @@ impl Board {
     /// no-capture count); no legal move and stalemate are left to the caller, who finds
     /// them generating the next moves. For playouts.
     pub fn play_fast(&mut self, m: Move) -> Result<(), Illegal> {
-        let mut b = self.try_move(m)?;
-        if b.outcome == Outcome::Ongoing {
-            if b.men.iter().flatten().all(|&n| n == 0) {
-                b.outcome = Outcome::Draw(DrawReason::OnlyKings);
-            } else if b.no_capture >= NO_CAPTURE_LIMIT {
-                b.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
-            }
-        }
-        *self = b;
+        let b = self.try_move(m)?;
+        self.set_after(b);
         Ok(())
     }
 
@@ -503,29 +525,26 @@ impl Board {
         self.outcome = Outcome::Draw(DrawReason::NoLegalMove);
     }
 
-    /// Squares `c` could drop a man on in one move, roughly: every square within reach
-    /// of a group along each direction (full squares ignored). A bit per square.
-    pub fn reach(&self, c: Color) -> u64 {
-        let mut bits = 0u64;
-        for sq in 0..64u8 {
-            let k = self.men_of(c, sq);
-            if k == 0 {
-                continue;
-            }
-            for dir in Dir::ALL {
-                let mut cur = sq;
-                for _ in 0..k {
-                    match dir.step(cur) {
-                        Some(n) => {
-                            bits |= 1 << n;
-                            cur = n;
+    /// Whether `by` could drop a man on `sq` in one move, roughly: a square holding
+    /// `d` or more of its men `d` squares away on a line can reach it (full squares on
+    /// the way are ignored). A side has at most four men on a square, so only the 16
+    /// squares around `sq` matter.
+    pub fn attacked(&self, sq: Square, by: Color) -> bool {
+        Dir::ALL.iter().any(|&dir| {
+            let mut cur = sq;
+            for d in 1..=4u8 {
+                match dir.step(cur) {
+                    Some(n) => {
+                        if self.men_of(by, n) >= d {
+                            return true;
                         }
-                        None => break,
+                        cur = n;
                     }
+                    None => return false,
                 }
             }
-        }
-        bits
+            false
+        })
     }
 
     /// Whether the side to move can capture the enemy king now.

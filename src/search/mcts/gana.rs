@@ -1,6 +1,7 @@
 //! Gana for the tree search: priors and a playout policy that takes a king capture when
 //! there is one, keeps its king off squares the opponent can reach, and prefers
-//! captures; playouts longer than a limit are scored by material.
+//! captures and threats to the enemy king; playouts longer than a limit are scored by
+//! material.
 
 use rand::RngExt;
 use rand::rngs::SmallRng;
@@ -33,16 +34,17 @@ struct Look {
     captures: bool,
     /// The mover's king ends where the opponent can reach it.
     king_exposed: bool,
+    /// The enemy king ends where the mover can reach it next move.
+    threatens: bool,
 }
 
 fn look(b: &Board, after: &Board) -> Look {
     let me = b.to_move();
     let them = me.opposite();
     let king_exposed = after.outcome() == Outcome::Ongoing
-        && after
-            .king(me)
-            .is_some_and(|k| after.reach(them) >> k & 1 == 1);
+        && after.king(me).is_some_and(|k| after.attacked(k, them));
     Look {
+        threatens: after.king(them).is_some_and(|k| after.attacked(k, me)),
         wins: after.outcome() == Outcome::Win(me),
         captures: after.total(them) < b.total(them),
         king_exposed,
@@ -73,6 +75,8 @@ impl Game for GanaState {
                 0.1
             } else if l.captures {
                 0.7
+            } else if l.threatens {
+                0.65
             } else {
                 0.5
             };
@@ -87,7 +91,7 @@ impl Game for GanaState {
     }
 
     fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Code, Color)>) -> f32 {
-        let mut moves = Vec::new();
+        let mut results = Vec::new();
         let mut safe = Vec::new();
         let mut captures = Vec::new();
         for _ in 0..PLAYOUT_PLIES {
@@ -95,41 +99,39 @@ impl Game for GanaState {
                 return r;
             }
             let b = &self.board;
-            b.legal_moves(&mut moves);
-            if moves.is_empty() {
+            b.legal_results(&mut results);
+            if results.is_empty() {
                 self.board.set_no_move_draw();
                 return 0.5;
             }
             safe.clear();
             captures.clear();
             let mut chosen = None;
-            for &m in &moves {
-                let Ok(after) = b.after(m) else { continue };
-                let l = look(b, &after);
+            for (i, (_, after)) in results.iter().enumerate() {
+                let l = look(b, after);
                 if l.wins {
-                    chosen = Some(m);
+                    chosen = Some(i);
                     break;
                 }
                 if !l.king_exposed {
-                    safe.push(m);
-                    if l.captures {
-                        captures.push(m);
+                    safe.push(i);
+                    if l.captures || l.threatens {
+                        captures.push(i);
                     }
                 }
             }
-            let m = chosen.unwrap_or_else(|| {
+            let i = chosen.unwrap_or_else(|| {
                 if !captures.is_empty() && rng.random_range(0..4) != 0 {
                     captures[rng.random_range(0..captures.len())]
                 } else if !safe.is_empty() {
                     safe[rng.random_range(0..safe.len())]
                 } else {
-                    moves[rng.random_range(0..moves.len())]
+                    rng.random_range(0..results.len())
                 }
             });
             let mover = self.board.to_move();
-            if self.board.play_fast(m).is_err() {
-                return 0.5;
-            }
+            let (m, after) = results.swap_remove(i);
+            self.board.set_after(after);
             trace.push((m.code(), mover));
         }
         if let Some(r) = black_result(self.board.outcome()) {
