@@ -304,3 +304,44 @@ fn garbage_never_stops_the_engine() {
     let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
     assert_eq!(replies, 19, "{got}");
 }
+
+#[test]
+fn genmove_keeps_to_the_clock() {
+    // Byo-yomi of one second per move from the first move, and then a nearly spent
+    // main time: each answer comes well inside the time given (generous margins; speed
+    // itself is measured in bench/).
+    let mut e = Live::start();
+    for cmd in ["boardsize 9", "time_settings 0 1 1"] {
+        e.send(cmd);
+        assert_eq!(e.line(), "=");
+        e.line();
+    }
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        e.send("genmove b");
+        assert!(e.line().starts_with("= "));
+        e.line();
+        assert!(
+            t.elapsed() < Duration::from_millis(2500),
+            "{:?}",
+            t.elapsed()
+        );
+        e.send("genmove w");
+        e.line();
+        e.line();
+    }
+    e.send("time_settings 10 0 0");
+    e.line();
+    e.line();
+    e.send("time_left b 0.5 0");
+    e.line();
+    e.line();
+    let t = std::time::Instant::now();
+    e.send("genmove b");
+    assert!(e.line().starts_with("= "));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+}
