@@ -144,8 +144,9 @@ fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
     for cmd in &cfg.engines {
         let mut e = Engine::start(cmd)?;
         e.ask("clear_board", Duration::from_secs(10))?;
+        // Gana engines are ours: fractions of a second are understood.
         let _ = e.ask(
-            &format!("time_settings 0 {} 1", cfg.move_secs.ceil() as u64),
+            &format!("time_settings 0 {} 1", cfg.move_secs),
             Duration::from_secs(10),
         );
         engines.push(e);
