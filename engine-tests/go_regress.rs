@@ -39,6 +39,8 @@ fn run_suite(path: &std::path::Path) -> Outcome {
             "5000",
             "--resign",
             "0",
+            "--seed",
+            "1",
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())

@@ -91,31 +91,43 @@ struct Brain {
     lines: Receiver<String>,
 }
 
+/// Starts an engine process with its stdout read by a thread into a channel of lines,
+/// those `keep` accepts; stderr is dropped.
+pub(crate) fn spawn_engine(
+    cmd: &[String],
+    keep: fn(&str) -> bool,
+) -> Result<(Child, ChildStdin, Receiver<String>), String> {
+    let mut child = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", cmd[0]))?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            let Ok(l) = l else { break };
+            if keep(&l) && tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((child, stdin, lines))
+}
+
 impl Brain {
     fn start(cmd: &[String]) -> Result<Brain, String> {
-        let mut child = Command::new(&cmd[0])
-            .args(&cmd[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", cmd[0]))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                let t = l.trim().to_string();
-                let chatter = t.is_empty()
-                    || ["MESSAGE", "DEBUG", "SUGGEST"]
-                        .iter()
-                        .any(|p| t.to_ascii_uppercase().starts_with(p));
-                if !chatter && tx.send(t).is_err() {
-                    break;
-                }
-            }
-        });
+        // Gomocup chatter (MESSAGE, DEBUG, SUGGEST) and blank lines are not replies.
+        let (child, stdin, lines) = spawn_engine(cmd, |l| {
+            let t = l.trim().to_ascii_uppercase();
+            !t.is_empty()
+                && !["MESSAGE", "DEBUG", "SUGGEST"]
+                    .iter()
+                    .any(|p| t.starts_with(p))
+        })?;
         Ok(Brain {
             child,
             stdin,
@@ -129,7 +141,10 @@ impl Brain {
     }
 
     fn reply(&self, timeout: Duration) -> Option<String> {
-        self.lines.recv_timeout(timeout).ok()
+        self.lines
+            .recv_timeout(timeout)
+            .ok()
+            .map(|l| l.trim().to_string())
     }
 
     fn stop(mut self) {

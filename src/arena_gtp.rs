@@ -4,9 +4,9 @@
 //! colours; Go games ended by two passes are scored by the judge engine's final_score
 //! (the second engine's unless another is named), Gana games end by its own rules.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use crate::arena::{Game as Played, Tally};
@@ -46,24 +46,7 @@ struct Engine {
 
 impl Engine {
     fn start(cmd: &[String]) -> Result<Engine, String> {
-        let mut child = Command::new(&cmd[0])
-            .args(&cmd[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", cmd[0]))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = crate::arena::spawn_engine(cmd, |_| true)?;
         Ok(Engine {
             name: cmd[0].clone(),
             child,

@@ -2,10 +2,13 @@
 # against the `#?` line after them ([A|B] alternatives, [!A] anything but A; a trailing
 # * marks a known failure). Positions are in engine-tests/data/go/.
 
-# Four white stones in atari: take them.
+# Two chains of five in atari against each other: whoever moves captures (black on
+# G6, white on G5) and wins.
 loadsgf engine-tests/data/go/capture.sgf
 1 reg_genmove black
-#? [B6]
+#? [G6]
+12 reg_genmove white
+#? [G5]
 
 # A straight three in the corner decides the game: black kills on the vital point,
 # white lives on it.

@@ -5,10 +5,9 @@
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use super::gtp::{clean, color_arg, int_arg, seconds_ms};
+use super::gtp::{clean, color_arg, time_left, time_settings};
 use super::io::spawn_reader;
 use crate::engine::GanaEngine;
-use crate::engine::clock::{Left, TimeControl};
 use crate::games::gana::{Board, Move};
 
 pub const COMMANDS: &[&str] = &[
@@ -134,31 +133,12 @@ fn command(e: &mut GanaEngine, name: &str, args: &[&str], line: &str) -> Result<
             Ok(format!("\n{b}\n{status}"))
         }
         "time_settings" => {
-            if args.len() != 3 {
-                return Err("syntax error".into());
-            }
-            let main = seconds_ms(args[0])?;
-            let byo = seconds_ms(args[1])?;
-            let stones: u32 = int_arg(args, 2)?;
-            e.set_time(if byo > 0 && stones == 0 {
-                TimeControl::None
-            } else {
-                TimeControl::Canadian {
-                    main_ms: main,
-                    byo_ms: byo,
-                    stones,
-                }
-            });
+            e.set_time(time_settings(args)?);
             Ok(String::new())
         }
         "time_left" => {
-            if args.len() != 3 {
-                return Err("syntax error".into());
-            }
-            let c = color_arg(args[0]).map_err(|_| "syntax error".to_string())?;
-            let ms = seconds_ms(args[1])?;
-            let stones: u32 = int_arg(args, 2)?;
-            e.set_time_left(c, Left { ms, stones });
+            let (c, left) = time_left(args)?;
+            e.set_time_left(c, left);
             Ok(String::new())
         }
         "final_score" => e.result().map(str::to_string).ok_or("game not over".into()),

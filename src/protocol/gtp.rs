@@ -181,6 +181,36 @@ fn log_search(r: &Report, size: usize) {
     );
 }
 
+/// `time_settings MAIN BYO_YOMI STONES` (seconds; byo-yomi with no stones: no limit).
+pub(super) fn time_settings(args: &[&str]) -> Result<TimeControl, String> {
+    if args.len() != 3 {
+        return Err("syntax error".into());
+    }
+    let main = seconds_ms(args[0])?;
+    let byo = seconds_ms(args[1])?;
+    let stones: u32 = int_arg(args, 2)?;
+    Ok(if byo > 0 && stones == 0 {
+        TimeControl::None
+    } else {
+        TimeControl::Canadian {
+            main_ms: main,
+            byo_ms: byo,
+            stones,
+        }
+    })
+}
+
+/// `time_left COLOR SECONDS STONES`.
+pub(super) fn time_left(args: &[&str]) -> Result<(Color, Left), String> {
+    if args.len() != 3 {
+        return Err("syntax error".into());
+    }
+    let c = color_arg(args[0]).map_err(|_| "syntax error".to_string())?;
+    let ms = seconds_ms(args[1])?;
+    let stones: u32 = int_arg(args, 2)?;
+    Ok((c, Left { ms, stones }))
+}
+
 pub(super) fn color_arg(text: &str) -> Result<Color, String> {
     match text.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
@@ -355,21 +385,7 @@ impl<W: Write + Send> Session<'_, W> {
                 Ok(self.vertices(&list))
             }
             "time_settings" => {
-                if args.len() < 3 {
-                    return Err("syntax error".into());
-                }
-                let main = seconds_ms(args[0])?;
-                let byo = seconds_ms(args[1])?;
-                let stones: u32 = int_arg(args, 2)?;
-                e.set_time(if byo > 0 && stones == 0 {
-                    TimeControl::None
-                } else {
-                    TimeControl::Canadian {
-                        main_ms: main,
-                        byo_ms: byo,
-                        stones,
-                    }
-                });
+                e.set_time(time_settings(args)?);
                 Ok(String::new())
             }
             "kgs-time_settings" => {
@@ -400,13 +416,8 @@ impl<W: Write + Send> Session<'_, W> {
                 Ok(String::new())
             }
             "time_left" => {
-                if args.len() < 3 {
-                    return Err("syntax error".into());
-                }
-                let c = color_arg(args[0])?;
-                let ms = seconds_ms(args[1])?;
-                let stones: u32 = int_arg(args, 2)?;
-                e.set_time_left(c, Left { ms, stones });
+                let (c, left) = time_left(args)?;
+                e.set_time_left(c, left);
                 Ok(String::new())
             }
             "kgs-rules" | "tengen-rules" => {

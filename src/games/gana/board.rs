@@ -710,6 +710,29 @@ impl Board {
         self.apply(m).ok().map(|(_, sq)| sq)
     }
 
+    /// One square as position text writes it: `wWbB` order, `.` when empty.
+    pub fn square_text(&self, sq: Square) -> String {
+        let mut s = String::new();
+        s.extend(std::iter::repeat_n(
+            'w',
+            self.plain(Color::White, sq) as usize,
+        ));
+        if self.kings[Color::White.index()] == Some(sq) {
+            s.push('W');
+        }
+        s.extend(std::iter::repeat_n(
+            'b',
+            self.plain(Color::Black, sq) as usize,
+        ));
+        if self.kings[Color::Black.index()] == Some(sq) {
+            s.push('B');
+        }
+        if s.is_empty() {
+            s.push('.');
+        }
+        s
+    }
+
     /// Position text (ranks 8 to 1, side, no-capture count); `None` for a won game.
     pub fn to_text(&self) -> Option<String> {
         if matches!(self.outcome, Outcome::Win(_)) || self.kings.iter().any(|k| k.is_none()) {
@@ -717,30 +740,7 @@ impl Board {
         }
         let mut ranks = Vec::new();
         for r in (0..8u8).rev() {
-            let squares: Vec<String> = (0..8u8)
-                .map(|f| {
-                    let sq = f + 8 * r;
-                    let mut s = String::new();
-                    s.extend(std::iter::repeat_n(
-                        'w',
-                        self.plain(Color::White, sq) as usize,
-                    ));
-                    if self.kings[Color::White.index()] == Some(sq) {
-                        s.push('W');
-                    }
-                    s.extend(std::iter::repeat_n(
-                        'b',
-                        self.plain(Color::Black, sq) as usize,
-                    ));
-                    if self.kings[Color::Black.index()] == Some(sq) {
-                        s.push('B');
-                    }
-                    if s.is_empty() {
-                        s.push('.');
-                    }
-                    s
-                })
-                .collect();
+            let squares: Vec<String> = (0..8u8).map(|f| self.square_text(f + 8 * r)).collect();
             ranks.push(squares.join(","));
         }
         let side = if self.to_move == Color::White {
@@ -877,26 +877,7 @@ impl fmt::Display for Board {
         for r in (0..8u8).rev() {
             write!(f, "{} ", r + 1)?;
             for file in 0..8u8 {
-                let sq = file + 8 * r;
-                let mut s = String::new();
-                s.extend(std::iter::repeat_n(
-                    'w',
-                    self.plain(Color::White, sq) as usize,
-                ));
-                if self.kings[Color::White.index()] == Some(sq) {
-                    s.push('W');
-                }
-                s.extend(std::iter::repeat_n(
-                    'b',
-                    self.plain(Color::Black, sq) as usize,
-                ));
-                if self.kings[Color::Black.index()] == Some(sq) {
-                    s.push('B');
-                }
-                if s.is_empty() {
-                    s.push('.');
-                }
-                write!(f, " {s:<4}")?;
+                write!(f, " {:<4}", self.square_text(file + 8 * r))?;
             }
             writeln!(f)?;
         }

@@ -40,22 +40,7 @@ impl GoState {
     /// playout every empty region is such a point or neutral).
     pub fn playout_score(&self) -> f32 {
         let b = &self.board;
-        let mut s = 0i32;
-        for &v in b.empties() {
-            let mut seen = [false; 2];
-            for n in Board::neighbours(v) {
-                match b.cell(n) {
-                    Cell::Black => seen[0] = true,
-                    Cell::White => seen[1] = true,
-                    _ => {}
-                }
-            }
-            s += match seen {
-                [true, false] => 1,
-                [false, true] => -1,
-                _ => 0,
-            };
-        }
+        let mut s: i32 = b.empties().iter().map(|&v| empty_owner(b, v)).sum();
         s += b.stones_of(Color::Black) as i32 - b.stones_of(Color::White) as i32;
         s as f32 - self.komi
     }
@@ -271,6 +256,35 @@ impl GoState {
     }
 }
 
+/// Black's result from black's score: 1 win, 0 loss, 0.5 a draw.
+fn black_result(score: f32) -> f32 {
+    if score > 0.0 {
+        1.0
+    } else if score < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+/// The owner of an empty point at the end of a playout: +1 black, -1 white, 0 when
+/// both colours or neither touch it.
+fn empty_owner(b: &Board, v: Vertex) -> i32 {
+    let mut seen = [false; 2];
+    for n in Board::neighbours(v) {
+        match b.cell(n) {
+            Cell::Black => seen[0] = true,
+            Cell::White => seen[1] = true,
+            _ => {}
+        }
+    }
+    match seen {
+        [true, false] => 1,
+        [false, true] => -1,
+        _ => 0,
+    }
+}
+
 impl Game for GoState {
     const MOVE_SLOTS: usize = CELLS;
 
@@ -279,16 +293,7 @@ impl Game for GoState {
     }
 
     fn result(&self) -> Option<f32> {
-        (self.board.passes() >= 2).then(|| {
-            let s = self.playout_score();
-            if s > 0.0 {
-                1.0
-            } else if s < 0.0 {
-                0.0
-            } else {
-                0.5
-            }
-        })
+        (self.board.passes() >= 2).then(|| black_result(self.playout_score()))
     }
 
     fn expand(&self, out: &mut Vec<(Move, f32)>) {
@@ -330,14 +335,7 @@ impl Game for GoState {
             trace.push((v as Move, mover));
             moves += 1;
         }
-        let s = self.playout_score();
-        if s > 0.0 {
-            1.0
-        } else if s < 0.0 {
-            0.0
-        } else {
-            0.5
-        }
+        black_result(self.playout_score())
     }
 
     fn add_ownership(&self, own: &mut [i32]) {
@@ -346,21 +344,7 @@ impl Game for GoState {
             let o = match b.cell(v) {
                 Cell::Black => 1,
                 Cell::White => -1,
-                _ => {
-                    let mut seen = [false; 2];
-                    for n in Board::neighbours(v) {
-                        match b.cell(n) {
-                            Cell::Black => seen[0] = true,
-                            Cell::White => seen[1] = true,
-                            _ => {}
-                        }
-                    }
-                    match seen {
-                        [true, false] => 1,
-                        [false, true] => -1,
-                        _ => 0,
-                    }
-                }
+                _ => empty_owner(b, v),
             };
             own[v as usize] += o;
         }
