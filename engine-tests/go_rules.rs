@@ -211,7 +211,7 @@ const SEKI: [&str; 7] = [
 #[test]
 fn seki_whoever_fills_the_shared_liberty_is_captured_and_area_leaves_it_neutral() {
     let g = game(Rules::CHINESE, &SEKI);
-    for (c, eye) in [(Color::Black, "F7"), (Color::White, "B7")] {
+    for (c, own_eye) in [(Color::Black, "B7"), (Color::White, "F7")] {
         let mut t = g.clone();
         if t.to_move() != c {
             t.play(t.to_move(), PASS).unwrap();
@@ -219,10 +219,7 @@ fn seki_whoever_fills_the_shared_liberty_is_captured_and_area_leaves_it_neutral(
         // Filling D7 leaves the filler's chain one liberty, its own eye...
         play(&mut t, c, "D7").unwrap();
         assert!(t.board().atari_liberty(v(&t, "D7")).is_some(), "{c}");
-        // ...where the opponent takes the whole chain: the opponent's eye is no eye
-        // for the filler, but its own eye is a capturing point for the opponent.
-        let _ = eye;
-        let own_eye = if c == Color::Black { "B7" } else { "F7" };
+        // ...where the opponent takes the whole chain.
         play(&mut t, c.opposite(), own_eye).unwrap();
         assert_eq!(
             t.board().cell(v(&t, "D7")),

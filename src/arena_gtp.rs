@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::{Game as Played, Tally};
 use crate::core::Color;
-use crate::games::go::{Game, PASS, Rules, parse_vertex, record, vertex_name};
+use crate::games::go::{Game, Rules, parse_vertex, record, vertex_name};
 
 /// Which game the engines play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,7 +260,6 @@ pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
         ) {
             break Err(err);
         }
-        let _ = PASS;
     };
     let (mut winner, mut reason) = result?;
     if winner.is_none() {
