@@ -161,8 +161,8 @@ impl GoEngine {
                 (size >= 7) as usize * 2
             };
             let c = (size / 2) as i64;
-            let mut extra: Vec<Vertex> = (e..size - e.min(size - 1))
-                .flat_map(|y| (e..size - e.min(size - 1)).map(move |x| (x, y)))
+            let mut extra: Vec<Vertex> = (e..size - e)
+                .flat_map(|y| (e..size - e).map(move |x| (x, y)))
                 .map(|(x, y)| Board::vertex_of(x, y))
                 .filter(|v| !stones.contains(v))
                 .collect();
