@@ -476,8 +476,16 @@ fn run(cli: Cli) -> Result<String, String> {
                 if let Some(t) = threads {
                     engine.set_threads(t);
                 }
-                if !(time.is_finite() && time > 0.0) {
-                    return Err("--time must be a positive number of seconds".into());
+                if !(time.is_finite() && time > 0.0 && time <= 3600.0) {
+                    return Err(
+                        "--time must be a number of seconds, above 0 and at most 3600".into(),
+                    );
+                }
+                if playouts.is_some_and(|p| p > tengen::protocol::gtp::MAX_PLAYOUTS) {
+                    return Err(format!(
+                        "--playouts: at most {}",
+                        tengen::protocol::gtp::MAX_PLAYOUTS
+                    ));
                 }
                 engine.move_time = std::time::Duration::from_secs_f64(time);
                 engine.playouts = playouts;
@@ -499,10 +507,16 @@ fn run(cli: Cli) -> Result<String, String> {
             if let Some(n) = tree_nodes {
                 engine.set_tree_nodes(n);
             }
-            if !(time.is_finite() && time > 0.0) {
-                return Err("--time must be a positive number of seconds".into());
+            if !(time.is_finite() && time > 0.0 && time <= 3600.0) {
+                return Err("--time must be a number of seconds, above 0 and at most 3600".into());
             }
             engine.move_time = std::time::Duration::from_secs_f64(time);
+            if playouts.is_some_and(|p| p > tengen::protocol::gtp::MAX_PLAYOUTS) {
+                return Err(format!(
+                    "--playouts: at most {}",
+                    tengen::protocol::gtp::MAX_PLAYOUTS
+                ));
+            }
             engine.playouts = playouts;
             engine.resign_below = (resign > 0.0).then_some(resign);
             engine.set_seed(seed.unwrap_or_else(clock_seed));

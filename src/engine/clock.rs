@@ -80,8 +80,12 @@ pub fn move_budget(
             }
         }
     };
-    Duration::from_millis(ms.max(20))
+    // However long the clock, one move never takes more than an hour.
+    Duration::from_millis(ms.clamp(20, MAX_MOVE_MS))
 }
+
+/// The longest a single move may think, whatever the clock says.
+pub const MAX_MOVE_MS: u64 = 3_600_000;
 
 #[cfg(test)]
 mod tests {
@@ -124,6 +128,15 @@ mod tests {
             d,
         );
         assert!(b < Duration::from_secs(1), "{b:?}");
+        let huge = TimeControl::Canadian {
+            main_ms: u64::MAX / 4,
+            byo_ms: 0,
+            stones: 0,
+        };
+        assert_eq!(
+            move_budget(huge, None, 30, d),
+            Duration::from_millis(MAX_MOVE_MS)
+        );
         let jp = TimeControl::Japanese {
             main_ms: 0,
             byo_ms: 5000,

@@ -56,6 +56,9 @@ pub const COMMANDS: &[&str] = &[
     "tengen-resign",
 ];
 
+/// The most playouts a move may be given (hours of search on one thread).
+pub const MAX_PLAYOUTS: u64 = 100_000_000;
+
 /// Strips a line as GTP 2.2 says: control characters other than HT and LF removed,
 /// HT turned into space, everything after `#` dropped, whitespace trimmed.
 pub fn clean(line: &str) -> String {
@@ -510,6 +513,9 @@ impl<W: Write + Send> Session<'_, W> {
             }
             "tengen-playouts" => {
                 let n: u64 = int_arg(args, 0)?;
+                if n > MAX_PLAYOUTS {
+                    return Err(format!("playouts must be 0 (the clock) to {MAX_PLAYOUTS}"));
+                }
                 e.playouts = (n > 0).then_some(n);
                 Ok(String::new())
             }
