@@ -283,6 +283,8 @@ fn garbage_never_stops_the_engine() {
         "final_status_list",
         "undo undo",
         "\u{feff}name",
+        "tengen-playouts 999999999999",
+        "genmove b",
     ] {
         input.push_str(l);
         input.push('\n');
@@ -302,7 +304,9 @@ fn garbage_never_stops_the_engine() {
     assert!(child.wait().unwrap().success());
     assert!(got.trim_end().ends_with("= Tengen"), "{got}");
     let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
-    assert_eq!(replies, 19, "{got}");
+    assert_eq!(replies, 21, "{got}");
+    // The absurd playout count was refused, so that genmove answered at once.
+    assert!(got.contains("? playouts must be"), "{got}");
 }
 
 #[test]
