@@ -212,7 +212,7 @@ impl Mcts {
                         && now.duration_since(last_report) >= iv
                     {
                         last_report = now;
-                        watcher.progress(&this.report(root, n, start.elapsed()));
+                        watcher.progress(&this.report(n, start.elapsed()));
                     }
                 }
                 if this.tree.children(this.tree.root()).is_empty() && root.result().is_some() {
@@ -222,7 +222,7 @@ impl Mcts {
             done.store(true, Relaxed);
         });
         let n = playouts.load(Relaxed);
-        self.report(root, n, start.elapsed())
+        self.report(n, start.elapsed())
     }
 
     /// Whether the most visited root move stays first whatever the rest of the time
@@ -249,7 +249,7 @@ impl Mcts {
     }
 
     /// The root's moves by visits with principal variations, and the ownership so far.
-    pub fn report<G: Game>(&self, _root: &G, playouts: u64, elapsed: Duration) -> Report {
+    pub fn report(&self, playouts: u64, elapsed: Duration) -> Report {
         let t = &self.tree;
         let mut moves: Vec<MoveStat> = t
             .children(t.root())
