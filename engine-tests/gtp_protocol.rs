@@ -29,13 +29,12 @@ fn replay(name: &str) {
     replay_in("gtp", name, &["--playouts", "500"]);
 }
 
-fn replay_in(protocol: &str, name: &str, args: &[&str]) {
-    let dir = format!("{}/protocols/{protocol}", env!("CARGO_MANIFEST_DIR"));
-    let input = std::fs::read(format!("{dir}/{name}.in")).unwrap();
-    let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).unwrap();
+/// Feeds `input` to an engine started with `args` and returns all it printed; the
+/// engine must exit cleanly at the end of input.
+fn run_all(args: &[&str], input: &[u8]) -> String {
     let mut child = engine(args).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(&input).unwrap();
+    stdin.write_all(input).unwrap();
     drop(stdin);
     let mut got = String::new();
     child
@@ -44,7 +43,15 @@ fn replay_in(protocol: &str, name: &str, args: &[&str]) {
         .unwrap()
         .read_to_string(&mut got)
         .unwrap();
-    assert!(child.wait().unwrap().success(), "{name}: the engine failed");
+    assert!(child.wait().unwrap().success(), "the engine failed");
+    got
+}
+
+fn replay_in(protocol: &str, name: &str, args: &[&str]) {
+    let dir = format!("{}/protocols/{protocol}", env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read(format!("{dir}/{name}.in")).unwrap();
+    let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).unwrap();
+    let got = run_all(args, &input);
     let (exp, got): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
     for (i, (e, g)) in exp.iter().zip(&got).enumerate() {
         assert!(
@@ -290,18 +297,7 @@ fn garbage_never_stops_the_engine() {
         input.push('\n');
     }
     input.push_str("name\n");
-    let mut child = engine(&["--playouts", "200"]).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    let mut got = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut got)
-        .unwrap();
-    assert!(child.wait().unwrap().success());
+    let got = run_all(&["--playouts", "200"], input.as_bytes());
     assert!(got.trim_end().ends_with("= Tengen"), "{got}");
     let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
     assert_eq!(replies, 21, "{got}");

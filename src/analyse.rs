@@ -278,14 +278,7 @@ pub fn go_report(
     engine.resign_below = None;
     let stop = std::sync::atomic::AtomicBool::new(false);
     let (_, r) = engine.choose(to_move, crate::engine::go::Mode::Normal, &stop);
-    let secs = r.elapsed.as_secs_f64().max(1e-6);
-    let _ = writeln!(
-        out,
-        "{} playouts in {:.2} s ({:.0}/s)",
-        r.playouts,
-        secs,
-        r.playouts as f64 / secs
-    );
+    let _ = writeln!(out, "{}", playouts_line(&r));
     let _ = writeln!(out, "move   visits   win%  prior  line");
     for m in r.moves.iter().filter(|m| m.visits > 0).take(10) {
         let pv: Vec<String> =
@@ -388,14 +381,7 @@ pub fn gana_report(
     let Some(r) = engine.search(&stop, &crate::search::mcts::Quiet, None) else {
         return out;
     };
-    let secs = r.elapsed.as_secs_f64().max(1e-6);
-    let _ = writeln!(
-        out,
-        "{} playouts in {:.2} s ({:.0}/s)",
-        r.playouts,
-        secs,
-        r.playouts as f64 / secs
-    );
+    let _ = writeln!(out, "{}", playouts_line(&r));
     let _ = writeln!(out, "move    visits   win%  prior  line");
     for m in r.moves.iter().filter(|m| m.visits > 0).take(10) {
         // Each line's moves are named in the position they are played from.
@@ -419,4 +405,15 @@ pub fn gana_report(
         );
     }
     out
+}
+
+/// `N playouts in S s (R/s)`: the size and speed of an MCTS search.
+fn playouts_line(r: &crate::search::mcts::Report) -> String {
+    let secs = r.elapsed.as_secs_f64().max(1e-6);
+    format!(
+        "{} playouts in {:.2} s ({:.0}/s)",
+        r.playouts,
+        secs,
+        r.playouts as f64 / secs
+    )
 }
