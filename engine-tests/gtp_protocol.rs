@@ -99,6 +99,12 @@ fn gana_protocol_moves_positions_and_errors() {
     replay_in("gana", "basic", &["--game", "gana", "--playouts", "200"]);
 }
 
+/// The value after ` key ` in the first `info` of an analysis line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let rest = line.split(&format!(" {key} ")).nth(1).expect("the key");
+    rest.split(' ').next().unwrap()
+}
+
 /// An engine whose output lines arrive on a channel, for the streaming commands.
 struct Live {
     child: Child,
@@ -169,15 +175,7 @@ fn lz_analyze_streams_until_the_next_command() {
         ] {
             assert!(l.contains(key), "{key} in {l}");
         }
-        let wr: u32 = l
-            .split(" winrate ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let wr: u32 = field(&l, "winrate").parse().unwrap();
         assert!(wr <= 10000);
         infos += 1;
     }
@@ -217,15 +215,7 @@ fn kata_analyze_reports_ownership_for_every_point() {
     assert!(own.iter().all(|v| (-1.0..=1.0).contains(v)));
     // From white's view (the side analysed): black's stone on the centre is black's.
     assert!(own[24] < 0.0, "{}", own[24]);
-    let wr: f32 = l
-        .split(" winrate ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let wr: f32 = field(&l, "winrate").parse().unwrap();
     assert!((0.0..=1.0).contains(&wr));
     // A raw newline also ends the analysis.
     e.send("");

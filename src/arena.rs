@@ -118,6 +118,46 @@ pub(crate) fn spawn_engine(
     Ok((child, stdin, lines))
 }
 
+/// Gives an engine told to quit half a second to exit, then kills it.
+pub(crate) fn reap(child: &mut Child) {
+    let end = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < end {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// One game's line of a match report, with the running score.
+pub fn game_line(g: &Game, t: &Tally) -> String {
+    let result = match g.winner {
+        Some(w) => format!("engine{} wins", w + 1),
+        None => "draw".to_string(),
+    };
+    let moves = if g.moves.is_empty() {
+        String::new()
+    } else {
+        format!(" {} moves,", g.moves.len())
+    };
+    let (elo, margin) = t.elo();
+    format!(
+        "game {:>3}: engine{} black,{moves} {result} ({}); slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
+        g.number + 1,
+        g.black + 1,
+        g.reason,
+        g.slowest[0].as_millis(),
+        g.slowest[1].as_millis(),
+        t.wins,
+        t.draws,
+        t.losses,
+        elo,
+        margin
+    )
+}
+
 impl Brain {
     fn start(cmd: &[String]) -> Result<Brain, String> {
         // Gomocup chatter (MESSAGE, DEBUG, SUGGEST) and blank lines are not replies.
@@ -149,15 +189,7 @@ impl Brain {
 
     fn stop(mut self) {
         self.send("END");
-        let end = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < end {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        reap(&mut self.child);
     }
 }
 

@@ -86,15 +86,7 @@ impl Engine {
 
     fn quit(mut self) {
         let _ = self.ask("quit", Duration::from_secs(2));
-        let end = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < end {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::arena::reap(&mut self.child);
     }
 }
 
@@ -325,24 +317,7 @@ pub fn run(cfg: &Config, mut print: impl FnMut(&str)) -> Result<Tally, String> {
     for n in 0..cfg.games {
         let g = play_game(cfg, n)?;
         t.add(&g);
-        let (elo, margin) = t.elo();
-        print(&format!(
-            "game {:3}: engine{} black, {}, {}; slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
-            n + 1,
-            g.black + 1,
-            match g.winner {
-                Some(w) => format!("engine{} wins", w + 1),
-                None => "draw".into(),
-            },
-            g.reason,
-            g.slowest[0].as_millis(),
-            g.slowest[1].as_millis(),
-            t.wins,
-            t.draws,
-            t.losses,
-            elo,
-            margin
-        ));
+        print(&crate::arena::game_line(&g, &t));
     }
     Ok(t)
 }

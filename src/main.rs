@@ -366,25 +366,7 @@ fn run(cli: Cli) -> Result<String, String> {
             for n in 0..games {
                 let g = tengen::arena::play_game(&cfg, n)?;
                 tally.add(&g);
-                let result = match g.winner {
-                    Some(w) => format!("engine{} wins", w + 1),
-                    None => "draw".to_string(),
-                };
-                let (elo, margin) = tally.elo();
-                emit(&format!(
-                    "game {:>3}: engine{} black, {} moves, {result} ({}); slowest {} / {} ms; running +{} ={} -{} elo {:+.0} ± {:.0}",
-                    n + 1,
-                    g.black + 1,
-                    g.moves.len(),
-                    g.reason,
-                    g.slowest[0].as_millis(),
-                    g.slowest[1].as_millis(),
-                    tally.wins,
-                    tally.draws,
-                    tally.losses,
-                    elo,
-                    margin
-                ));
+                emit(&tengen::arena::game_line(&g, &tally));
             }
             let (elo, margin) = tally.elo();
             Ok(format!(
