@@ -22,6 +22,18 @@ pub type Vertex = u16;
 pub const PASS: Vertex = 0;
 
 const DIRS: [isize; 4] = [-(STRIDE as isize), -1, 1, STRIDE as isize];
+/// The eight cells around a point in [`super::pattern::Code`] order; the list reads the
+/// same backwards negated, so `v` sits at index `7 - i` around `v + AROUND[i]`.
+const AROUND: [isize; 8] = [
+    -(STRIDE as isize) - 1,
+    -(STRIDE as isize),
+    -(STRIDE as isize) + 1,
+    -1,
+    1,
+    STRIDE as isize - 1,
+    STRIDE as isize,
+    STRIDE as isize + 1,
+];
 const DIAGONALS: [isize; 4] = [
     -(STRIDE as isize) - 1,
     -(STRIDE as isize) + 1,
@@ -94,6 +106,9 @@ fn stone_key(c: Color, v: usize) -> Key {
 pub struct Board {
     size: usize,
     cells: [Cell; CELLS],
+    /// Per point, its eight neighbours' cells as a 3x3 shape code, kept as stones come
+    /// and go (the playout policy asks for several shapes a move).
+    code3: [u16; CELLS],
     head: [u16; CELLS],
     next: [u16; CELLS],
     /// Per chain head.
@@ -124,6 +139,7 @@ impl Board {
         let mut b = Board {
             size,
             cells: [Cell::Wall; CELLS],
+            code3: [0; CELLS],
             head: [0; CELLS],
             next: [0; CELLS],
             libs: [0; CELLS],
@@ -147,6 +163,12 @@ impl Board {
                 b.cells[v as usize] = Cell::Empty;
                 b.empty_at[v as usize] = b.empties.len() as u16;
                 b.empties.push(v);
+            }
+        }
+        for y in 0..size {
+            for x in 0..size {
+                let v = Board::vertex_of(x, y);
+                b.code3[v as usize] = b.shape_code(v);
             }
         }
         Some(b)
@@ -256,6 +278,29 @@ impl Board {
     #[inline]
     pub fn diagonals(v: Vertex) -> [Vertex; 4] {
         DIAGONALS.map(|d| (v as isize + d) as Vertex)
+    }
+
+    /// The eight cells around `v` as a [`super::pattern::Code`].
+    #[inline]
+    pub fn code3(&self, v: Vertex) -> u16 {
+        self.code3[v as usize]
+    }
+
+    /// The shape code of `v` read from the cells (what `code3` keeps).
+    fn shape_code(&self, v: Vertex) -> u16 {
+        AROUND.iter().enumerate().fold(0, |code, (i, &d)| {
+            code | (self.cells[(v as isize + d) as usize] as u16) << (2 * i)
+        })
+    }
+
+    /// Puts `cell` on the point `v` and updates its neighbours' shape codes.
+    #[inline]
+    fn set_cell(&mut self, v: usize, cell: Cell) {
+        let diff = (self.cells[v] as u16) ^ (cell as u16);
+        self.cells[v] = cell;
+        for (i, &d) in AROUND.iter().enumerate() {
+            self.code3[(v as isize + d) as usize] ^= diff << (2 * (7 - i));
+        }
     }
 
     /// The head of the chain through the stone on `v`.
@@ -407,7 +452,7 @@ impl Board {
         let vi = v as usize;
         let own = Cell::of(c);
         self.remove_empty(v);
-        self.cells[vi] = own;
+        self.set_cell(vi, own);
         self.on_board[c.index()] += 1;
         self.key ^= stone_key(c, vi);
         self.head[vi] = v;
@@ -505,7 +550,7 @@ impl Board {
         let mut s = v;
         loop {
             let next = self.next[s as usize];
-            self.cells[s as usize] = Cell::Empty;
+            self.set_cell(s as usize, Cell::Empty);
             self.on_board[c.index()] -= 1;
             self.key ^= stone_key(c, s as usize);
             self.add_empty(s);
@@ -665,6 +710,9 @@ impl Board {
         let mut key = Key(0);
         for v in self.vertices() {
             let vi = v as usize;
+            if self.code3[vi] != self.shape_code(v) {
+                return Err(format!("{v}: shape code"));
+            }
             if let Some(c) = self.cells[vi].color() {
                 key ^= stone_key(c, vi);
                 let h = self.head[vi] as usize;

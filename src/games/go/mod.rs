@@ -3,8 +3,10 @@
 
 pub mod board;
 pub mod game;
+pub mod pattern;
 pub mod record;
 pub mod rules;
+pub mod tactics;
 
 pub use board::{Board, Cell, Illegal, PASS, Vertex};
 pub use game::{Game, GoError, fixed_handicap, parse_vertex, result_text, vertex_name};

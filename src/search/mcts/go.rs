@@ -9,6 +9,8 @@ use rand::rngs::SmallRng;
 use super::{Game, Move};
 use crate::core::{Color, Key};
 use crate::games::go::board::CELLS;
+use crate::games::go::pattern::Shapes;
+use crate::games::go::tactics;
 use crate::games::go::{Board, Cell, PASS, Vertex};
 
 /// A Go position as the search plays it: the board, komi (white's points, handicap
@@ -22,6 +24,7 @@ pub struct GoState {
     pub forbidden: std::sync::Arc<Vec<Key>>,
     /// Moves played since the root (superko is checked only at the root).
     depth: u32,
+    shapes: Shapes,
 }
 
 impl GoState {
@@ -32,6 +35,7 @@ impl GoState {
             suicide,
             forbidden: std::sync::Arc::new(forbidden),
             depth: 0,
+            shapes: Shapes::default(),
         }
     }
 
@@ -187,6 +191,25 @@ impl GoState {
                     }
                 }
             }
+            // A good shape next to it: one of them at random.
+            let mut shapes = [PASS; 8];
+            let mut k = 0;
+            for n in Board::neighbours(last)
+                .into_iter()
+                .chain(Board::diagonals(last))
+            {
+                if b.cell(n) == Cell::Empty
+                    && self.shapes.good(b, n)
+                    && self.sensible(n)
+                    && !self.self_atari(n)
+                {
+                    shapes[k] = n;
+                    k += 1;
+                }
+            }
+            if k > 0 {
+                return shapes[rng.random_range(0..k)];
+            }
         }
         let empties = b.empties();
         let n = empties.len();
@@ -216,19 +239,32 @@ impl GoState {
         let b = &self.board;
         let me = Cell::of(b.to_move());
         let mut p: f32 = 0.5;
+        let mut futile = false;
         for n in Board::neighbours(v) {
             match b.cell(n) {
                 Cell::Empty | Cell::Wall => {}
                 cell => {
                     if b.atari_liberty(n) == Some(v) {
-                        // Captures, or saves our chain.
-                        let big = b.chain_stones(n) as f32;
-                        p = p.max(if cell == me { 0.7 } else { 0.8 } + (big * 0.02).min(0.15));
+                        let big = (b.chain_stones(n) as f32 * 0.02).min(0.15);
+                        if cell != me {
+                            p = p.max(0.8 + big);
+                        } else if tactics::ladder_captured(b, n) {
+                            // Running from a ladder only feeds it stones.
+                            futile = true;
+                        } else {
+                            p = p.max(0.7 + big);
+                        }
                     }
                 }
             }
         }
-        if self.self_atari(v) {
+        if self.shapes.good(b, v) {
+            p = p.max(0.65);
+        }
+        if tactics::ladder_atari(b, v, b.to_move()) {
+            p = p.max(0.75);
+        }
+        if futile || self.self_atari(v) {
             p = p.min(0.15);
         }
         let last = b.last_move();
