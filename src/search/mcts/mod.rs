@@ -140,8 +140,7 @@ impl Mcts {
     }
 
     /// Keeps the subtree after `moves` (played since the last search) as the new root,
-    /// or starts afresh when they left the tree or the arena is half full. Returns
-    /// whether anything was kept.
+    /// or starts afresh when they left the tree. Returns whether anything was kept.
     pub fn advance(&mut self, moves: &[Move]) -> bool {
         let mut at = Some(self.tree.root());
         for &m in moves {

@@ -128,19 +128,71 @@ impl Tree {
         self.nodes[0].reset(0, 0.5);
     }
 
-    /// Makes `child` (a node of this tree) the root, keeping its subtree, when less than
-    /// half the arena is in use; otherwise clears. Returns whether the subtree was kept.
+    /// Makes `child` (a node of this tree) the root, keeping its subtree; `None` clears.
+    /// While less than half the arena is in use the subtree stays where it is; beyond
+    /// that it is moved to the front of the arena and the rest is freed, so that a long
+    /// game (or a long ponder) keeps its tree. Returns whether the subtree was kept.
     pub fn reroot(&mut self, child: Option<NodeId>) -> bool {
-        match child {
-            Some(c) if self.used() < self.capacity() / 2 => {
-                self.root = c;
-                true
-            }
-            _ => {
-                self.clear();
-                false
-            }
+        let Some(c) = child else {
+            self.clear();
+            return false;
+        };
+        if self.used() < self.capacity() / 2 {
+            self.root = c;
+            return true;
         }
+        // The kept nodes in breadth-first order, each expanded node's children one block
+        // after the nodes placed before them; copied out before any is written over.
+        let mut order = vec![c];
+        let mut first_new = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let kids = self.children(order[i]);
+            first_new.push(if kids.is_empty() {
+                NO_NODE
+            } else {
+                order.len() as NodeId
+            });
+            order.extend(kids);
+            i += 1;
+        }
+        let copies: Vec<[u32; 8]> = order
+            .iter()
+            .zip(&first_new)
+            .map(|(&old, &first)| {
+                let n = self.node(old);
+                let kids = if first == NO_NODE {
+                    0
+                } else {
+                    n.children.load(Relaxed)
+                };
+                [
+                    n.mv.load(Relaxed),
+                    n.prior.load(Relaxed),
+                    n.visits.load(Relaxed),
+                    n.wins2.load(Relaxed),
+                    n.amaf_visits.load(Relaxed),
+                    n.amaf_wins2.load(Relaxed),
+                    first,
+                    kids,
+                ]
+            })
+            .collect();
+        for (n, c) in self.nodes.iter().zip(&copies) {
+            n.mv.store(c[0], Relaxed);
+            n.prior.store(c[1], Relaxed);
+            n.visits.store(c[2], Relaxed);
+            n.wins2.store(c[3], Relaxed);
+            n.amaf_visits.store(c[4], Relaxed);
+            n.amaf_wins2.store(c[5], Relaxed);
+            n.first_child.store(c[6], Relaxed);
+            n.children.store(c[7], Relaxed);
+            n.state
+                .store(if c[6] == NO_NODE { LEAF } else { EXPANDED }, Release);
+        }
+        self.used.store(copies.len(), Relaxed);
+        self.root = 0;
+        true
     }
 
     /// The children of `id` (empty before expansion).
@@ -181,5 +233,47 @@ impl Tree {
     /// The child of `id` that plays `mv`.
     pub fn find_child(&self, id: NodeId, mv: u32) -> Option<NodeId> {
         self.children(id).find(|&c| self.node(c).mv() == mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rerooted_subtree_keeps_its_statistics_when_moved_to_the_front() {
+        let mut t = Tree::new(1024);
+        let root = t.root();
+        assert!(t.expand(root, &[(10, 0.5), (11, 0.6), (12, 0.7)]));
+        let kept = t.find_child(root, 11).unwrap();
+        assert!(t.expand(kept, &[(20, 0.1), (21, 0.2)]));
+        let grandchild = t.find_child(kept, 21).unwrap();
+        t.node(kept).visits.store(40, Relaxed);
+        t.node(grandchild).visits.store(7, Relaxed);
+        t.node(grandchild).wins2.store(9, Relaxed);
+        // Fill the arena past half with a sibling's subtree, then keep the middle child.
+        let other = t.find_child(root, 12).unwrap();
+        assert!(t.expand(other, &vec![(30, 0.5); 600]));
+        assert!(t.used() > t.capacity() / 2);
+        assert!(t.reroot(Some(kept)));
+        assert_eq!(t.used(), 3, "only the kept subtree is left");
+        let r = t.root();
+        assert_eq!((t.node(r).mv(), t.node(r).visits()), (11, 40));
+        let moves: Vec<u32> = t.children(r).map(|c| t.node(c).mv()).collect();
+        assert_eq!(moves, [20, 21]);
+        let g = t.find_child(r, 21).unwrap();
+        assert_eq!(
+            (t.node(g).visits(), t.node(g).win_rate()),
+            (7, Some(9.0 / 14.0))
+        );
+        assert!((t.node(g).prior() - 0.2).abs() < 1e-6);
+        // The freed space is handed out again.
+        assert!(t.expand(g, &[(40, 0.5)]));
+        assert_eq!(t.used(), 4);
+        // Below half the arena nothing moves.
+        assert!(t.reroot(Some(g)));
+        assert_eq!(t.root(), g);
+        assert!(!t.reroot(None));
+        assert_eq!(t.used(), 1);
     }
 }
