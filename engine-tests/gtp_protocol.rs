@@ -114,7 +114,11 @@ struct Live {
 
 impl Live {
     fn start() -> Live {
-        let mut child = engine(&[]).spawn().unwrap();
+        Live::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> Live {
+        let mut child = engine(args).spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let out = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
@@ -189,6 +193,35 @@ fn lz_analyze_streams_until_the_next_command() {
         assert!(l.starts_with("info "), "{l}");
     }
     assert_eq!(e.line(), "= Tengen");
+}
+
+/// Sends `line` and returns the reply's first line (the blank line after it is read).
+fn ask(e: &mut Live, line: &str) -> String {
+    e.send(line);
+    let reply = e.line();
+    assert_eq!(e.line(), "", "after {reply}");
+    reply
+}
+
+#[test]
+fn pondering_is_switched_by_option_and_stops_at_the_next_command() {
+    let mut e = Live::start_with(&["--size", "9", "--time", "0.3"]);
+    assert_eq!(
+        ask(&mut e, "tengen-ponder maybe"),
+        "? ponder must be on or off"
+    );
+    assert_eq!(ask(&mut e, "tengen-ponder on"), "=");
+    for turn in 0..6 {
+        let mv = ask(&mut e, ["genmove b", "genmove w"][turn % 2]);
+        assert!(mv.starts_with("= ") && mv.len() > 2, "turn {turn}: {mv}");
+        // The engine thinks now, on the other side's turn; the next line must still be
+        // taken at once.
+        std::thread::sleep(Duration::from_millis(400));
+    }
+    // Pondering never hides the board from other commands.
+    assert_eq!(ask(&mut e, "tengen-ponder off"), "=");
+    assert!(ask(&mut e, "genmove b").starts_with("= "));
+    assert_eq!(ask(&mut e, "name"), "= Tengen");
 }
 
 #[test]

@@ -174,6 +174,10 @@ enum Command {
         /// opponent)
         #[arg(long)]
         greedy: bool,
+        /// Go: think on the opponent's time too (off by default, as fair matches on
+        /// one machine need; `tengen-ponder on|off` changes it)
+        #[arg(long)]
+        ponder: bool,
     },
 }
 
@@ -452,6 +456,7 @@ fn run(cli: Cli) -> Result<String, String> {
             tree_nodes,
             seed,
             greedy,
+            ponder,
         } => {
             if game == "gana" {
                 let mut engine = tengen::engine::GanaEngine::new();
@@ -503,7 +508,7 @@ fn run(cli: Cli) -> Result<String, String> {
             engine.resign_below = (resign > 0.0).then_some(resign);
             engine.set_seed(seed.unwrap_or_else(clock_seed));
             let stdin = std::io::BufReader::new(std::io::stdin());
-            tengen::protocol::gtp::run(stdin, std::io::stdout(), engine);
+            tengen::protocol::gtp::run(stdin, std::io::stdout(), engine, ponder);
             Ok(String::new())
         }
     }

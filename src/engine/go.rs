@@ -377,6 +377,13 @@ impl GoEngine {
         self.run(color, limits, stop, watcher, Some(interval))
     }
 
+    /// Thinks for the side to move, silently, until `stop`: on the opponent's time after
+    /// our move, so that the tree under their reply is grown when our turn comes.
+    pub fn ponder(&mut self, stop: &AtomicBool) -> Report {
+        let color = self.game.to_move();
+        self.run(color, mcts::Limits::default(), stop, &mcts::Quiet, None)
+    }
+
     /// Stones the playouts more often gave to the other side, judged chain by chain
     /// (the chain's mean ownership). Playouts near the end of a game are noisy about a
     /// lone stone in a large area, so any lean to the other side counts.

@@ -54,6 +54,7 @@ pub const COMMANDS: &[&str] = &[
     "tengen-threads",
     "tengen-playouts",
     "tengen-resign",
+    "tengen-ponder",
 ];
 
 /// The most playouts a move may be given (hours of search on one thread).
@@ -82,16 +83,25 @@ struct Session<'a, W: Write + Send> {
     engine: GoEngine,
     out: &'a Mutex<W>,
     stop: AtomicBool,
+    /// Think on the opponent's time, from a genmove's answer to the next line.
+    ponder: bool,
 }
 
-/// Runs GTP on `input` until `quit` or the end of input.
-pub fn run<R: BufRead + Send + 'static, W: Write + Send>(input: R, out: W, engine: GoEngine) {
+/// Runs GTP on `input` until `quit` or the end of input; `ponder` turns on thinking
+/// between a genmove's answer and the next command (`tengen-ponder` changes it).
+pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
+    input: R,
+    out: W,
+    engine: GoEngine,
+    ponder: bool,
+) {
     let out = Mutex::new(out);
     let mut rx = spawn_reader(input);
     let mut s = Session {
         engine,
         out: &out,
         stop: AtomicBool::new(false),
+        ponder,
     };
     let mut pending: VecDeque<Option<String>> = VecDeque::new();
     loop {
@@ -149,10 +159,21 @@ pub fn run<R: BufRead + Send + 'static, W: Write + Send>(input: R, out: W, engin
             }
             _ => {
                 let reply = s.command(name, &args);
+                let moved = matches!(name, "genmove" | "kgs-genmove_cleanup")
+                    && reply
+                        .as_ref()
+                        .is_ok_and(|m| !m.eq_ignore_ascii_case("resign"));
                 match reply {
                     Ok(text) if text.is_empty() => s.send(&format!("={id_text}\n")),
                     Ok(text) => s.send(&format!("={id_text} {text}\n")),
                     Err(e) => s.send(&format!("?{id_text} {e}\n")),
+                }
+                if moved && s.ponder && !s.engine.game().is_over() {
+                    // Until the opponent's move (or any line) arrives; the tree is kept.
+                    let next = s.until_input(&mut rx, |engine, stop| {
+                        engine.ponder(stop);
+                    });
+                    pending.push_back(next);
                 }
             }
         }
@@ -519,6 +540,17 @@ impl<W: Write + Send> Session<'_, W> {
                 e.playouts = (n > 0).then_some(n);
                 Ok(String::new())
             }
+            "tengen-ponder" => match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+                Some("on") => {
+                    self.ponder = true;
+                    Ok(String::new())
+                }
+                Some("off") => {
+                    self.ponder = false;
+                    Ok(String::new())
+                }
+                _ => Err("ponder must be on or off".into()),
+            },
             "tengen-resign" => {
                 let r: f32 = args
                     .first()
@@ -569,12 +601,26 @@ impl<W: Write + Send> Session<'_, W> {
         a: &Analysis,
         rx: &mut std::sync::mpsc::Receiver<Option<String>>,
     ) -> Option<String> {
+        let out = self.out;
+        let size = self.size();
+        self.until_input(rx, |engine, stop| {
+            let printer = Printer { out, a, size };
+            let report = engine.analyse(a.color, a.interval, stop, &printer, None);
+            // A last line so that a short analysis still shows something.
+            if report.playouts > 0 && !stop.load(Ordering::Relaxed) {
+                printer.progress(&report);
+            }
+        })
+    }
+
+    /// Runs `think` until a line arrives on `rx` (it sets the stop flag); returns that
+    /// line.
+    fn until_input(
+        &mut self,
+        rx: &mut std::sync::mpsc::Receiver<Option<String>>,
+        think: impl FnOnce(&mut GoEngine, &AtomicBool),
+    ) -> Option<String> {
         self.stop.store(false, Ordering::Relaxed);
-        let printer = Printer {
-            out: self.out,
-            a,
-            size: self.size(),
-        };
         let stop = &self.stop;
         let engine = &mut self.engine;
         std::thread::scope(|s| {
@@ -583,11 +629,7 @@ impl<W: Write + Send> Session<'_, W> {
                 stop.store(true, Ordering::Relaxed);
                 line
             });
-            let report = engine.analyse(a.color, a.interval, stop, &printer, None);
-            // A last line so that a short analysis still shows something.
-            if report.playouts > 0 && !stop.load(Ordering::Relaxed) {
-                printer.progress(&report);
-            }
+            think(engine, stop);
             waiter.join().unwrap_or(None)
         })
     }
