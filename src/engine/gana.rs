@@ -10,6 +10,10 @@ use crate::games::gana::{Board, Illegal, Move, MoveError, Outcome};
 use crate::search::mcts::gana::GanaState;
 use crate::search::mcts::{self, Mcts, Report, Watcher};
 
+/// A draw is worth 40% to the engine: it plays on for a win rather than steer into a
+/// draw, as a stronger side should.
+pub const DEFAULT_CONTEMPT: f32 = 0.1;
+
 pub struct GanaEngine {
     board: Board,
     /// Positions before each move played, for undo.
@@ -25,6 +29,10 @@ pub struct GanaEngine {
     tree_at: Option<usize>,
     /// Play the greedy one-ply player instead of searching (a benchmark opponent).
     pub greedy: bool,
+    /// How much less than half a point a draw is worth to the searching side.
+    pub contempt: f32,
+    /// The side the tree was searched for: its values hold that side's contempt.
+    tree_side: Option<Color>,
     rng: rand::rngs::SmallRng,
 }
 
@@ -48,6 +56,8 @@ impl GanaEngine {
             playouts: None,
             tree_at: None,
             greedy: false,
+            contempt: DEFAULT_CONTEMPT,
+            tree_side: None,
             rng: rand::SeedableRng::seed_from_u64(0x6a4a),
         }
     }
@@ -116,8 +126,9 @@ impl GanaEngine {
     }
 
     fn sync_tree(&mut self) {
+        let side = Some(self.board.to_move());
         let kept = match self.tree_at {
-            Some(n) if n <= self.moves.len() => {
+            Some(n) if n <= self.moves.len() && self.tree_side == side => {
                 let since: Vec<mcts::Move> = self.moves[n..].iter().map(|m| m.code()).collect();
                 self.mcts.advance(&since)
             }
@@ -127,6 +138,7 @@ impl GanaEngine {
             self.mcts.clear();
         }
         self.tree_at = Some(self.moves.len());
+        self.tree_side = side;
     }
 
     /// Searches the position for the side to move; `None` once the game is over.
@@ -158,9 +170,7 @@ impl GanaEngine {
             }
         };
         self.sync_tree();
-        let root = GanaState {
-            board: self.board.clone(),
-        };
+        let root = GanaState::new(self.board.clone(), self.contempt);
         Some(
             self.mcts
                 .search(&root, &limits, self.threads, stop, watcher),

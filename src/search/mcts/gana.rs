@@ -17,14 +17,31 @@ const PLAYOUT_PLIES: usize = 160;
 #[derive(Clone)]
 pub struct GanaState {
     pub board: Board,
+    /// What a draw is worth to black: below 0.5 when the searching side is black and
+    /// plays for a win (contempt), above when it is white. Gana's draws (a lone king
+    /// cannot be caught, fifty moves without a capture) are easy to steer into, so a
+    /// side that values them at 0.5 trades down into them.
+    pub draw: f32,
 }
 
-fn black_result(o: Outcome) -> Option<f32> {
-    match o {
-        Outcome::Ongoing => None,
-        Outcome::Win(Color::Black) => Some(1.0),
-        Outcome::Win(Color::White) => Some(0.0),
-        Outcome::Draw(_) => Some(0.5),
+impl GanaState {
+    /// The root for `board`, searched by its side to move, which values a draw at
+    /// `0.5 - contempt`.
+    pub fn new(board: Board, contempt: f32) -> GanaState {
+        let draw = match board.to_move() {
+            Color::Black => 0.5 - contempt,
+            Color::White => 0.5 + contempt,
+        };
+        GanaState { board, draw }
+    }
+
+    fn black_result(&self, o: Outcome) -> Option<f32> {
+        match o {
+            Outcome::Ongoing => None,
+            Outcome::Win(Color::Black) => Some(1.0),
+            Outcome::Win(Color::White) => Some(0.0),
+            Outcome::Draw(_) => Some(self.draw),
+        }
     }
 }
 
@@ -59,7 +76,7 @@ impl Game for GanaState {
     }
 
     fn result(&self) -> Option<f32> {
-        black_result(self.board.outcome())
+        self.black_result(self.board.outcome())
     }
 
     fn expand(&self, out: &mut Vec<(Code, f32)>) {
@@ -95,14 +112,14 @@ impl Game for GanaState {
         let mut safe = Vec::new();
         let mut captures = Vec::new();
         for _ in 0..PLAYOUT_PLIES {
-            if let Some(r) = black_result(self.board.outcome()) {
+            if let Some(r) = self.black_result(self.board.outcome()) {
                 return r;
             }
             let b = &self.board;
             b.legal_results(&mut results);
             if results.is_empty() {
                 self.board.set_no_move_draw();
-                return 0.5;
+                return self.draw;
             }
             safe.clear();
             captures.clear();
@@ -134,7 +151,7 @@ impl Game for GanaState {
             self.board.set_after(after);
             trace.push((m.code(), mover));
         }
-        if let Some(r) = black_result(self.board.outcome()) {
+        if let Some(r) = self.black_result(self.board.outcome()) {
             return r;
         }
         // Material decides a long playout.
@@ -147,7 +164,31 @@ impl Game for GanaState {
         } else if w > bl {
             0.0
         } else {
-            0.5
+            self.draw
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draw_is_worth_less_than_half_to_the_searching_side() {
+        // Only the two kings: a draw, whoever is to move.
+        let kings = |side: char| {
+            let text = format!(
+                "B,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./\
+                 .,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,W {side} 0"
+            );
+            Board::from_text(&text).unwrap()
+        };
+        let black = GanaState::new(kings('b'), 0.1);
+        let white = GanaState::new(kings('w'), 0.1);
+        assert!(matches!(black.board.outcome(), Outcome::Draw(_)));
+        // Results are black's: black searching sees 0.4, white searching 1 - 0.6.
+        assert_eq!(black.result(), Some(0.4));
+        assert_eq!(white.result(), Some(0.6));
+        assert_eq!(GanaState::new(kings('b'), 0.0).result(), Some(0.5));
     }
 }

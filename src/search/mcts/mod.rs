@@ -386,14 +386,14 @@ impl Worker {
         for c in t.children(at) {
             let n = t.node(c);
             let visits = n.visits() as f32;
-            let wins = n.wins2.load(Relaxed) as f32 / 2.0;
+            let wins = n.wins.load(Relaxed) as f32 / tree::UNIT;
             let prior = n.prior();
             // The prior counts as `prior_visits` visits at its win rate.
             let nv = visits + p.prior_visits;
             let value = (wins + prior * p.prior_visits) / nv;
             let av = n.amaf_visits.load(Relaxed) as f32;
             let blended = if av > 0.0 {
-                let aw = n.amaf_wins2.load(Relaxed) as f32 / 2.0 / av;
+                let aw = n.amaf_wins.load(Relaxed) as f32 / tree::UNIT / av;
                 let beta = av / (av + nv + nv * av / p.rave_equiv);
                 (1.0 - beta) * value + beta * aw
             } else {
@@ -414,13 +414,13 @@ impl Worker {
     /// whose move the same side played later in the simulation.
     fn backup(&mut self, m: &Mcts, black_result: f32) {
         let t = &m.tree;
-        let wins2_for = |c: Color| -> u32 {
+        let wins_for = |c: Color| -> u32 {
             let r = if c == Color::Black {
                 black_result
             } else {
                 1.0 - black_result
             };
-            (r * 2.0).round() as u32
+            (r * tree::UNIT).round() as u32
         };
         // Walk the trace backwards: `first[mv]` ends as the colour that played `mv`
         // first at or after each depth.
@@ -444,19 +444,19 @@ impl Worker {
             if depth > 0 {
                 // The move into this node was made by trace[depth - 1]'s player.
                 let (_, mover) = self.trace[depth - 1];
-                node.wins2.fetch_add(wins2_for(mover), Relaxed);
+                node.wins.fetch_add(wins_for(mover), Relaxed);
             }
             // The children's AMAF: the side to move at this node is the player of
             // trace[depth] (none when the game ended here).
             let Some(&(_, mover)) = self.trace.get(depth) else {
                 continue;
             };
-            let w = wins2_for(mover);
+            let w = wins_for(mover);
             for c in t.children(id) {
                 let child = t.node(c);
                 if self.first.get(child.mv() as usize) == Some(&(mover as u8)) {
                     child.amaf_visits.fetch_add(1, Relaxed);
-                    child.amaf_wins2.fetch_add(w, Relaxed);
+                    child.amaf_wins.fetch_add(w, Relaxed);
                 }
             }
         }

@@ -13,16 +13,21 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
-/// One move's statistics. Values are from the view of the side that played `mv`, in half
-/// points (a win 2, a draw 1) so that they add up atomically.
+/// What one playout's result adds to `wins`: a win [`UNIT`], a draw half of it. Results
+/// are kept in these integer units so that they add up atomically; sixteenths leave room
+/// for results between a draw and a win (a draw one side values less).
+pub const UNIT: f32 = 16.0;
+
+/// One move's statistics. Values are from the view of the side that played `mv`, in
+/// [`UNIT`]s.
 pub struct Node {
     pub(crate) mv: AtomicU32,
     /// The policy's opinion of the move, 0..=1 (a win rate it is worth before any visit).
     pub(crate) prior: AtomicU32,
     pub(crate) visits: AtomicU32,
-    pub(crate) wins2: AtomicU32,
+    pub(crate) wins: AtomicU32,
     pub(crate) amaf_visits: AtomicU32,
-    pub(crate) amaf_wins2: AtomicU32,
+    pub(crate) amaf_wins: AtomicU32,
     state: AtomicU8,
     first_child: AtomicU32,
     children: AtomicU32,
@@ -34,9 +39,9 @@ impl Node {
             mv: AtomicU32::new(0),
             prior: AtomicU32::new(0),
             visits: AtomicU32::new(0),
-            wins2: AtomicU32::new(0),
+            wins: AtomicU32::new(0),
             amaf_visits: AtomicU32::new(0),
-            amaf_wins2: AtomicU32::new(0),
+            amaf_wins: AtomicU32::new(0),
             state: AtomicU8::new(LEAF),
             first_child: AtomicU32::new(NO_NODE),
             children: AtomicU32::new(0),
@@ -47,9 +52,9 @@ impl Node {
         self.mv.store(mv, Relaxed);
         self.prior.store(prior.to_bits(), Relaxed);
         self.visits.store(0, Relaxed);
-        self.wins2.store(0, Relaxed);
+        self.wins.store(0, Relaxed);
         self.amaf_visits.store(0, Relaxed);
-        self.amaf_wins2.store(0, Relaxed);
+        self.amaf_wins.store(0, Relaxed);
         self.first_child.store(NO_NODE, Relaxed);
         self.children.store(0, Relaxed);
         self.state.store(LEAF, Release);
@@ -73,7 +78,7 @@ impl Node {
     /// Win rate of the move for the side that played it, or `None` before any visit.
     pub fn win_rate(&self) -> Option<f32> {
         let n = self.visits();
-        (n > 0).then(|| self.wins2.load(Relaxed) as f32 / (2.0 * n as f32))
+        (n > 0).then(|| self.wins.load(Relaxed) as f32 / (UNIT * n as f32))
     }
 
     pub fn is_expanded(&self) -> bool {
@@ -170,9 +175,9 @@ impl Tree {
                     n.mv.load(Relaxed),
                     n.prior.load(Relaxed),
                     n.visits.load(Relaxed),
-                    n.wins2.load(Relaxed),
+                    n.wins.load(Relaxed),
                     n.amaf_visits.load(Relaxed),
-                    n.amaf_wins2.load(Relaxed),
+                    n.amaf_wins.load(Relaxed),
                     first,
                     kids,
                 ]
@@ -182,9 +187,9 @@ impl Tree {
             n.mv.store(c[0], Relaxed);
             n.prior.store(c[1], Relaxed);
             n.visits.store(c[2], Relaxed);
-            n.wins2.store(c[3], Relaxed);
+            n.wins.store(c[3], Relaxed);
             n.amaf_visits.store(c[4], Relaxed);
-            n.amaf_wins2.store(c[5], Relaxed);
+            n.amaf_wins.store(c[5], Relaxed);
             n.first_child.store(c[6], Relaxed);
             n.children.store(c[7], Relaxed);
             n.state
@@ -250,7 +255,7 @@ mod tests {
         let grandchild = t.find_child(kept, 21).unwrap();
         t.node(kept).visits.store(40, Relaxed);
         t.node(grandchild).visits.store(7, Relaxed);
-        t.node(grandchild).wins2.store(9, Relaxed);
+        t.node(grandchild).wins.store(9 * UNIT as u32 / 2, Relaxed);
         // Fill the arena past half with a sibling's subtree, then keep the middle child.
         let other = t.find_child(root, 12).unwrap();
         assert!(t.expand(other, &vec![(30, 0.5); 600]));
