@@ -301,6 +301,12 @@ impl Board {
         out.retain(|&m| self.try_move(m).is_ok());
     }
 
+    /// Whether `c`'s king stands where the opponent can drop a man on it, exactly as the
+    /// stalemate rule tests it.
+    pub fn king_en_prise(&self, c: Color) -> bool {
+        self.kings[c.index()].is_some_and(|k| self.can_drop_on(c.opposite(), k))
+    }
+
     /// Every legal move with the position it leads to (before the end-of-game checks
     /// other than a king capture): one pass for callers that look at both.
     pub fn legal_results(&self, out: &mut Vec<(Move, Board)>) {
@@ -592,10 +598,9 @@ impl Board {
         if self.total(me) == 1 && self.kings[me.index()].is_some() {
             // A lone king: stalemate when every move puts it where the opponent can
             // drop a man on it (a move that takes the enemy king is never such a move).
-            let all_lost = legal.iter().all(|after| {
-                after.outcome == Outcome::Ongoing
-                    && after.kings[me.index()].is_some_and(|k| after.can_drop_on(me.opposite(), k))
-            });
+            let all_lost = legal
+                .iter()
+                .all(|after| after.outcome == Outcome::Ongoing && after.king_en_prise(me));
             if all_lost {
                 self.outcome = Outcome::Draw(DrawReason::Stalemate);
             }

@@ -137,6 +137,17 @@ impl Game for GanaState {
                     }
                 }
             }
+            if chosen.is_none() && safe.is_empty() && b.total(b.to_move()) == 1 {
+                // A lone king with nowhere safe to go: stalemate, if the exact test
+                // agrees with the policy's rough one.
+                let me = b.to_move();
+                if results
+                    .iter()
+                    .all(|(_, a)| a.outcome() == Outcome::Ongoing && a.king_en_prise(me))
+                {
+                    return self.draw;
+                }
+            }
             let i = chosen.unwrap_or_else(|| {
                 if !captures.is_empty() && rng.random_range(0..4) != 0 {
                     captures[rng.random_range(0..captures.len())]
