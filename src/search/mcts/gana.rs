@@ -86,10 +86,14 @@ impl Game for GanaState {
         for m in moves {
             let Ok(after) = b.after(m) else { continue };
             let l = look(b, &after);
+            let them = b.to_move().opposite();
             let prior = if l.wins {
                 0.99
             } else if l.king_exposed {
                 0.1
+            } else if l.captures && after.total(them) == 1 {
+                // Taking the last man leaves a king nobody can catch: a draw.
+                0.2
             } else if l.captures {
                 0.7
             } else if l.threatens {
@@ -165,12 +169,21 @@ impl Game for GanaState {
         if let Some(r) = self.black_result(self.board.outcome()) {
             return r;
         }
-        // Material decides a long playout.
-        let (w, bl) = (
-            self.board.total(Color::White),
-            self.board.total(Color::Black),
-        );
-        if bl > w {
+        self.cutoff_value()
+    }
+}
+
+impl GanaState {
+    /// Black's result of a playout stopped at the ply limit: more men wins — unless a
+    /// side is down to its lone king, which can never be caught (stalemate saves it),
+    /// so that the game is a draw however many men the other side has.
+    fn cutoff_value(&self) -> f32 {
+        let b = &self.board;
+        let (w, bl) = (b.total(Color::White), b.total(Color::Black));
+        let lone = |c: Color| b.total(c) == 1 && b.king(c).is_some();
+        if lone(Color::White) || lone(Color::Black) {
+            self.draw
+        } else if bl > w {
             1.0
         } else if w > bl {
             0.0
@@ -201,5 +214,22 @@ mod tests {
         assert_eq!(black.result(), Some(0.4));
         assert_eq!(white.result(), Some(0.6));
         assert_eq!(GanaState::new(kings('b'), 0.0).result(), Some(0.5));
+    }
+
+    #[test]
+    fn a_playout_cut_short_counts_men_but_a_lone_king_is_a_draw() {
+        let pos = |white_men: &str| {
+            let text = format!(
+                "B,bbb,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./\
+                 .,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./{white_men},.,.,.,.,.,.,W w 0"
+            );
+            GanaState::new(Board::from_text(&text).unwrap(), 0.1)
+        };
+        // Black has three men, white only its king: nobody can catch it, a draw.
+        assert_eq!(pos(".").cutoff_value(), pos(".").draw);
+        // Otherwise more men win, equal men draw.
+        assert_eq!(pos("w").cutoff_value(), 1.0);
+        assert_eq!(pos("wwww").cutoff_value(), 0.0);
+        assert_eq!(pos("www").cutoff_value(), pos("www").draw);
     }
 }
