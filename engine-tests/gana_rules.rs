@@ -313,3 +313,36 @@ fn random_games_keep_the_invariants_and_end() {
         }
     }
 }
+
+#[test]
+fn a_net_around_the_king_is_found_and_holds_against_every_reply() {
+    // White's king in the corner a1, a white man far away on h8. Black's two men on a4
+    // sow south to a3 and a2: the king on a1 is attacked, a2 and b1 too (c1's man).
+    let t = ".,.,.,B,.,.,.,w/.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./\
+             bb,.,.,.,.,.,.,./.,.,.,.,.,.,.,./.,.,.,.,.,.,.,./W,.,b,.,.,.,.,. b 0";
+    let b = Board::from_text(t).unwrap();
+    assert!(!b.can_capture_king(), "no capture at once");
+    let m = b.winning_move().expect("a net");
+    let mut after = b.clone();
+    after.play(m).unwrap();
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    assert!(!replies.is_empty());
+    for r in replies {
+        let mut then = after.clone();
+        then.play(r).unwrap();
+        assert!(then.can_capture_king(), "after {}", after.move_text(r));
+    }
+    // Without the man on c1 the king escapes to b1: no net.
+    let open = t.replace("W,.,b,", "W,.,.,");
+    assert_eq!(Board::from_text(&open).unwrap().winning_move(), None);
+    // A king that can be taken at once is taken.
+    let near = t
+        .replace("bb,.,.,", ".,.,.,")
+        .replace("/.,.,.,.,.,.,.,./W", "/bb,.,.,.,.,.,.,./W");
+    let b = Board::from_text(&near).unwrap();
+    assert!(b.can_capture_king());
+    let mut won = b.clone();
+    won.play(b.winning_move().unwrap()).unwrap();
+    assert_eq!(won.outcome(), Outcome::Win(Color::Black));
+}

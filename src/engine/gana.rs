@@ -183,13 +183,11 @@ impl GanaEngine {
             let mut rng = self.rng.clone();
             let m = self.greedy_move(&mut rng)?;
             self.rng = rng;
-            let report = Report {
-                moves: Vec::new(),
-                playouts: 0,
-                elapsed: Duration::ZERO,
-                ownership: Vec::new(),
-            };
-            return Some((self.board.move_text(m), report));
+            return Some((self.board.move_text(m), Report::default()));
+        }
+        if let Some(m) = self.board.winning_move() {
+            // Exact where the search is only likely: a king taken now or netted.
+            return Some((self.board.move_text(m), Report::default()));
         }
         let r = self.search(stop, &mcts::Quiet, None)?;
         let best = r.best()?.mv;

@@ -92,7 +92,7 @@ pub struct MoveStat {
 }
 
 /// What a search found.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Root moves by visits, most first.
     pub moves: Vec<MoveStat>,
