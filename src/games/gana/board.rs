@@ -327,13 +327,7 @@ impl Board {
     /// of [`Board::play_fast`].
     pub fn set_after(&mut self, after: Board) {
         *self = after;
-        if self.outcome == Outcome::Ongoing {
-            if self.men.iter().flatten().all(|&n| n == 0) {
-                self.outcome = Outcome::Draw(DrawReason::OnlyKings);
-            } else if self.no_capture >= NO_CAPTURE_LIMIT {
-                self.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
-            }
-        }
+        self.judge_cheap();
     }
 
     /// The candidate moves of `c` (every origin, direction and king's place), before the
@@ -610,39 +604,45 @@ impl Board {
 
     /// The end-of-game checks after a move, in the rules' order.
     fn judge(&mut self) {
+        self.judge_cheap();
         if self.outcome != Outcome::Ongoing {
             return;
         }
-        let plain: u32 = self.men.iter().flatten().map(|&n| n as u32).sum();
-        if plain == 0 {
-            self.outcome = Outcome::Draw(DrawReason::OnlyKings);
-            return;
-        }
-        if self.no_capture >= NO_CAPTURE_LIMIT {
-            self.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
-            return;
-        }
-        let me = self.to_move;
-        let mut moves = Vec::new();
-        self.pseudo_moves(me, &mut moves);
-        let legal: Vec<Board> = moves
-            .iter()
-            .filter_map(|&m| self.try_move(m).ok())
-            .collect();
+        let mut legal = Vec::new();
+        self.legal_results(&mut legal);
         if legal.is_empty() {
             self.outcome = Outcome::Draw(DrawReason::NoLegalMove);
-            return;
+        } else if self.stalemated(legal.iter().map(|(_, after)| after)) {
+            self.outcome = Outcome::Draw(DrawReason::Stalemate);
         }
-        if self.total(me) == 1 && self.kings[me.index()].is_some() {
-            // A lone king: stalemate when every move puts it where the opponent can
-            // drop a man on it (a move that takes the enemy king is never such a move).
-            let all_lost = legal
-                .iter()
-                .all(|after| after.outcome == Outcome::Ongoing && after.king_en_prise(me));
-            if all_lost {
-                self.outcome = Outcome::Draw(DrawReason::Stalemate);
+    }
+
+    /// The end checks that need no move generation: only kings left, the no-capture
+    /// count.
+    fn judge_cheap(&mut self) {
+        if self.outcome == Outcome::Ongoing {
+            if self.men.iter().flatten().all(|&n| n == 0) {
+                self.outcome = Outcome::Draw(DrawReason::OnlyKings);
+            } else if self.no_capture >= NO_CAPTURE_LIMIT {
+                self.outcome = Outcome::Draw(DrawReason::NoCaptureLimit);
             }
         }
+    }
+
+    /// Whether `c` has nothing left but its king.
+    pub fn lone_king(&self, c: Color) -> bool {
+        self.total(c) == 1 && self.kings[c.index()].is_some()
+    }
+
+    /// The stalemate rule, given the positions after each legal move of the side to
+    /// move: it has only its king, and every move puts it where the opponent can drop a
+    /// man on it (a move that takes the enemy king is never such a move).
+    pub fn stalemated<'a>(&self, afters: impl IntoIterator<Item = &'a Board>) -> bool {
+        let me = self.to_move;
+        self.lone_king(me)
+            && afters
+                .into_iter()
+                .all(|after| after.outcome == Outcome::Ongoing && after.king_en_prise(me))
     }
 
     /// Leaf positions `depth` plies ahead (a move that ends the game is a leaf).

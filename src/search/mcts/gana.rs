@@ -43,6 +43,23 @@ impl GanaState {
             Outcome::Draw(_) => Some(self.draw),
         }
     }
+
+    /// Black's result of a playout stopped at the ply limit: more men wins — unless a
+    /// side is down to its lone king, which can never be caught (stalemate saves it),
+    /// so that the game is a draw however many men the other side has.
+    fn cutoff_value(&self) -> f32 {
+        let b = &self.board;
+        let (w, bl) = (b.total(Color::White), b.total(Color::Black));
+        if b.lone_king(Color::White) || b.lone_king(Color::Black) {
+            self.draw
+        } else if bl > w {
+            1.0
+        } else if w > bl {
+            0.0
+        } else {
+            self.draw
+        }
+    }
 }
 
 /// How a move looks to the policy.
@@ -141,16 +158,10 @@ impl Game for GanaState {
                     }
                 }
             }
-            if chosen.is_none() && safe.is_empty() && b.total(b.to_move()) == 1 {
-                // A lone king with nowhere safe to go: stalemate, if the exact test
-                // agrees with the policy's rough one.
-                let me = b.to_move();
-                if results
-                    .iter()
-                    .all(|(_, a)| a.outcome() == Outcome::Ongoing && a.king_en_prise(me))
-                {
-                    return self.draw;
-                }
+            // A lone king with nowhere safe to go (the policy's rough test): stalemate,
+            // if the rule's exact test agrees.
+            if chosen.is_none() && safe.is_empty() && b.stalemated(results.iter().map(|(_, a)| a)) {
+                return self.draw;
             }
             let i = chosen.unwrap_or_else(|| {
                 if !captures.is_empty() && rng.random_range(0..4) != 0 {
@@ -170,26 +181,6 @@ impl Game for GanaState {
             return r;
         }
         self.cutoff_value()
-    }
-}
-
-impl GanaState {
-    /// Black's result of a playout stopped at the ply limit: more men wins — unless a
-    /// side is down to its lone king, which can never be caught (stalemate saves it),
-    /// so that the game is a draw however many men the other side has.
-    fn cutoff_value(&self) -> f32 {
-        let b = &self.board;
-        let (w, bl) = (b.total(Color::White), b.total(Color::Black));
-        let lone = |c: Color| b.total(c) == 1 && b.king(c).is_some();
-        if lone(Color::White) || lone(Color::Black) {
-            self.draw
-        } else if bl > w {
-            1.0
-        } else if w > bl {
-            0.0
-        } else {
-            self.draw
-        }
     }
 }
 
