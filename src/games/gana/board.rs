@@ -555,14 +555,11 @@ impl Board {
     pub fn winning_move(&self) -> Option<Move> {
         let me = self.to_move;
         let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
+        self.legal_results(&mut moves);
         let mut replies = Vec::new();
         let mut net = None;
-        for &m in &moves {
-            let mut after = self.clone();
-            if after.play(m).is_err() {
-                continue;
-            }
+        for (m, mut after) in moves {
+            after.judge();
             match after.outcome {
                 Outcome::Win(c) if c == me => return Some(m),
                 Outcome::Ongoing => {}
@@ -571,12 +568,12 @@ impl Board {
             if net.is_some() {
                 continue;
             }
-            after.legal_moves(&mut replies);
-            let caught = replies.iter().all(|&r| {
+            after.legal_results(&mut replies);
+            let caught = replies.iter_mut().all(|(_, then)| {
                 // The cheap end checks are enough: a reply that draws (only kings, the
                 // no-capture count) ends the game, and then no capture follows.
-                let mut then = after.clone();
-                then.play_fast(r).is_ok() && then.can_capture_king()
+                then.judge_cheap();
+                then.can_capture_king()
             });
             if caught && !replies.is_empty() {
                 net = Some(m);
