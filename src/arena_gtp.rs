@@ -55,6 +55,23 @@ impl Engine {
         })
     }
 
+    /// Asks for `color`'s move. An engine gets three times the move time and ten
+    /// seconds more before its silence loses the game; the slowest answer is kept.
+    fn genmove(
+        &mut self,
+        color: Color,
+        per_move: Duration,
+        slowest: &mut Duration,
+    ) -> Result<String, String> {
+        let start = Instant::now();
+        let reply = self.ask(
+            &format!("genmove {}", color.name()),
+            per_move * 3 + Duration::from_secs(10),
+        );
+        *slowest = (*slowest).max(start.elapsed());
+        reply
+    }
+
     /// Sends a command and returns the response text (`Ok` for `=`, `Err` for `?`).
     fn ask(&mut self, cmd: &str, timeout: Duration) -> Result<String, String> {
         writeln!(self.stdin, "{cmd}").map_err(|e| format!("{}: {e}", self.name))?;
@@ -144,12 +161,7 @@ fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
         plies += 1;
         let color = board.to_move();
         let e = engine_of(color);
-        let start = Instant::now();
-        let reply = engines[e].ask(
-            &format!("genmove {}", color.name()),
-            per_move * 3 + Duration::from_secs(10),
-        );
-        slowest[e] = slowest[e].max(start.elapsed());
+        let reply = engines[e].genmove(color, per_move, &mut slowest[e]);
         let text = match reply {
             Ok(t) => t,
             Err(err) => break (Some(1 - e), format!("{} loses: {err}", color.name())),
@@ -221,13 +233,7 @@ pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
         }
         let color = game.to_move();
         let e = engine_of(color);
-        let start = Instant::now();
-        let reply = engines[e].ask(
-            &format!("genmove {}", color.name()),
-            per_move * 3 + Duration::from_secs(10),
-        );
-        let took = start.elapsed();
-        slowest[e] = slowest[e].max(took);
+        let reply = engines[e].genmove(color, per_move, &mut slowest[e]);
         let text = match reply {
             Ok(t) => t,
             Err(err) => break Ok((Some(1 - e), format!("{} loses: {err}", color.name()))),
