@@ -33,7 +33,7 @@ pub struct Config {
     pub games: usize,
     /// Seconds per move, sent as byo-yomi of one stone per period.
     pub move_secs: f64,
-    /// Directory for the SGF of every game.
+    /// Directory for the record of every game (SGF for Go, moves for Gana).
     pub sgf_dir: Option<String>,
 }
 
@@ -147,6 +147,7 @@ fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
     let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
     let mut slowest = [Duration::ZERO; 2];
     let mut plies = 0;
+    let mut played: Vec<String> = Vec::new();
     let (winner, reason) = loop {
         match board.outcome() {
             Outcome::Win(c) => {
@@ -185,7 +186,24 @@ fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
             &format!("play {} {text}", color.name()),
             Duration::from_secs(10),
         )?;
+        played.push(text);
     };
+    if let Some(dir) = &cfg.sgf_dir {
+        // A record `tengen analyse --game gana` reads: the start position's text, the
+        // moves below it for `--moves`.
+        let header = format!(
+            "# game {}: white {}, black {}; {reason}\n{}\n# moves\n",
+            number + 1,
+            engines[white].name,
+            engines[1 - white].name,
+            Gana::start().to_text().unwrap_or_default(),
+        );
+        let _ = std::fs::create_dir_all(dir);
+        let _ = std::fs::write(
+            format!("{dir}/game-{:03}.txt", number + 1),
+            header + &played.join(" ") + "\n",
+        );
+    }
     for e in engines {
         e.quit();
     }

@@ -125,7 +125,8 @@ enum Command {
         /// Go: the engine that scores games ended by passes (default: engine2)
         #[arg(long)]
         judge: Option<String>,
-        /// Go: write every game's SGF into this directory
+        /// Write every game into this directory: Go as SGF, Gana as position text and
+        /// moves
         #[arg(long)]
         sgf_dir: Option<String>,
     },
