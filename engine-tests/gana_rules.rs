@@ -346,3 +346,31 @@ fn a_net_around_the_king_is_found_and_holds_against_every_reply() {
     won.play(b.winning_move().unwrap()).unwrap();
     assert_eq!(won.outcome(), Outcome::Win(Color::Black));
 }
+
+#[test]
+fn a_win_two_moves_deep_is_found_and_every_reply_allows_a_net() {
+    // From a game against the greedy player: Black has no net now, but a move after
+    // which whatever White replies, Black has one.
+    let t = ".,b,.,.,.,.,bbbb,./.,.,.,.,.,.,.,./.,b,.,b,.,.,.,./.,.,b,.,.,.,.,B/\
+             .,.,.,W,.,.,.,./b,.,w,.,.,b,.,./.,w,.,.,.,.,.,./.,.,w,w,.,w,.,. b 39";
+    let b = Board::from_text(t).unwrap();
+    let mut budget = u64::MAX;
+    assert_eq!(b.forced_win(2, &mut budget), None, "no net at once");
+    let m = b.forced_win(3, &mut budget).expect("a win in two moves");
+    let mut after = b.clone();
+    after.play(m).unwrap();
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    assert!(!replies.is_empty());
+    for r in replies {
+        let mut then = after.clone();
+        then.play(r).unwrap();
+        assert!(
+            then.winning_move().is_some(),
+            "after {}",
+            after.move_text(r)
+        );
+    }
+    // A budget too small to read it all claims nothing.
+    assert_eq!(b.forced_win(3, &mut 500), None);
+}

@@ -553,33 +553,59 @@ impl Board {
     /// a draw, not counted). A few thousand positions: cheap beside a search, and exact
     /// where a search of a thousand playouts may not see the net.
     pub fn winning_move(&self) -> Option<Move> {
-        let me = self.to_move;
-        let mut moves = Vec::new();
-        self.legal_results(&mut moves);
+        let mut unlimited = u64::MAX;
+        self.forced_win(2, &mut unlimited)
+    }
+
+    /// A move that takes the enemy king within `moves` moves of the mover whatever the
+    /// opponent replies (1: a capture now; 2: a net, as [`Board::winning_move`]; 3: a
+    /// move after which every reply allows a net), or `None` when there is none or the
+    /// `budget` of generated positions ran out first (then nothing is claimed).
+    pub fn forced_win(&self, moves: u32, budget: &mut u64) -> Option<Move> {
+        let them = self.to_move.opposite();
+        if moves == 0 || *budget == 0 {
+            return None;
+        }
+        let mut results = Vec::new();
+        self.legal_results(&mut results);
+        *budget = budget.saturating_sub(results.len() as u64);
+        if let Some((m, _)) = results
+            .iter()
+            .find(|(_, a)| a.kings[them.index()].is_none())
+        {
+            return Some(*m);
+        }
+        if moves == 1 {
+            return None;
+        }
         let mut replies = Vec::new();
-        let mut net = None;
-        for (m, mut after) in moves {
-            after.judge();
-            match after.outcome {
-                Outcome::Win(c) if c == me => return Some(m),
-                Outcome::Ongoing => {}
-                _ => continue,
+        for (m, mut after) in results {
+            if *budget == 0 {
+                return None;
             }
-            if net.is_some() {
+            after.judge_with(&mut replies);
+            if after.outcome != Outcome::Ongoing || replies.is_empty() {
                 continue;
             }
-            after.legal_results(&mut replies);
+            *budget = budget.saturating_sub(replies.len() as u64);
             let caught = replies.iter_mut().all(|(_, then)| {
                 // The cheap end checks are enough: a reply that draws (only kings, the
                 // no-capture count) ends the game, and then no capture follows.
                 then.judge_cheap();
-                then.can_capture_king()
+                if moves == 2 {
+                    // A king capture test tries the moves that reach the king: a few
+                    // dozen positions.
+                    *budget = budget.saturating_sub(32);
+                    then.can_capture_king()
+                } else {
+                    then.outcome == Outcome::Ongoing && then.forced_win(moves - 1, budget).is_some()
+                }
             });
-            if caught && !replies.is_empty() {
-                net = Some(m);
+            if caught {
+                return Some(m);
             }
         }
-        net
+        None
     }
 
     /// Whether the side to move can capture the enemy king now.
@@ -601,12 +627,19 @@ impl Board {
 
     /// The end-of-game checks after a move, in the rules' order.
     fn judge(&mut self) {
+        self.judge_with(&mut Vec::new());
+    }
+
+    /// The end-of-game checks after a move (a position [`Board::legal_results`] gave),
+    /// leaving in `legal` the moves that follow with their positions: one move
+    /// generation for callers that judge a move and then look at the replies.
+    pub fn judge_with(&mut self, legal: &mut Vec<(Move, Board)>) {
+        legal.clear();
         self.judge_cheap();
         if self.outcome != Outcome::Ongoing {
             return;
         }
-        let mut legal = Vec::new();
-        self.legal_results(&mut legal);
+        self.legal_results(legal);
         if legal.is_empty() {
             self.outcome = Outcome::Draw(DrawReason::NoLegalMove);
         } else if self.stalemated(legal.iter().map(|(_, after)| after)) {
