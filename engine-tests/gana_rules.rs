@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use tengen::core::Color;
 use tengen::games::gana::board::{parse_square, square_name};
-use tengen::games::gana::{Board, DrawReason, Illegal, MoveError, Outcome};
+use tengen::games::gana::{Board, DrawReason, Illegal, Move, MoveError, Outcome};
 
 /// A position from (square, men) pairs; every other square empty.
 fn pos(squares: &[(&str, &str)], side: char) -> Board {
@@ -314,6 +314,20 @@ fn random_games_keep_the_invariants_and_end() {
     }
 }
 
+/// Plays `m` on `b` and asserts `holds` after every reply (and that there is one).
+fn after_every_reply(b: &Board, m: Move, holds: impl Fn(&Board) -> bool) {
+    let mut after = b.clone();
+    after.play(m).unwrap();
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    assert!(!replies.is_empty());
+    for r in replies {
+        let mut then = after.clone();
+        then.play(r).unwrap();
+        assert!(holds(&then), "after {}", after.move_text(r));
+    }
+}
+
 #[test]
 fn a_net_around_the_king_is_found_and_holds_against_every_reply() {
     // White's king in the corner a1, a white man far away on h8. Black's two men on a4
@@ -323,16 +337,7 @@ fn a_net_around_the_king_is_found_and_holds_against_every_reply() {
     let b = Board::from_text(t).unwrap();
     assert!(!b.can_capture_king(), "no capture at once");
     let m = b.winning_move().expect("a net");
-    let mut after = b.clone();
-    after.play(m).unwrap();
-    let mut replies = Vec::new();
-    after.legal_moves(&mut replies);
-    assert!(!replies.is_empty());
-    for r in replies {
-        let mut then = after.clone();
-        then.play(r).unwrap();
-        assert!(then.can_capture_king(), "after {}", after.move_text(r));
-    }
+    after_every_reply(&b, m, |then| then.can_capture_king());
     // Without the man on c1 the king escapes to b1: no net.
     let open = t.replace("W,.,b,", "W,.,.,");
     assert_eq!(Board::from_text(&open).unwrap().winning_move(), None);
@@ -357,20 +362,7 @@ fn a_win_two_moves_deep_is_found_and_every_reply_allows_a_net() {
     let mut budget = u64::MAX;
     assert_eq!(b.forced_win(2, &mut budget), None, "no net at once");
     let m = b.forced_win(3, &mut budget).expect("a win in two moves");
-    let mut after = b.clone();
-    after.play(m).unwrap();
-    let mut replies = Vec::new();
-    after.legal_moves(&mut replies);
-    assert!(!replies.is_empty());
-    for r in replies {
-        let mut then = after.clone();
-        then.play(r).unwrap();
-        assert!(
-            then.winning_move().is_some(),
-            "after {}",
-            after.move_text(r)
-        );
-    }
+    after_every_reply(&b, m, |then| then.winning_move().is_some());
     // A budget too small to read it all claims nothing.
     assert_eq!(b.forced_win(3, &mut 500), None);
 }
