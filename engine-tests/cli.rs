@@ -93,6 +93,15 @@ fn bad_input_is_an_error_not_a_panic() {
         vec![
             "match",
             "--engine1",
+            "x",
+            "--engine2",
+            "y",
+            "--time1",
+            "500",
+        ],
+        vec![
+            "match",
+            "--engine1",
             "/nonexistent/brain",
             "--engine2",
             "y",
@@ -129,4 +138,42 @@ fn analyse_searches_with_a_budget_and_shows_the_winning_line() {
     );
     assert!(out.contains("score: +M3"), "{out}");
     assert!(out.contains("winning threat sequence: "), "{out}");
+}
+
+#[test]
+fn a_gana_match_writes_a_record_that_replays_to_its_result() {
+    let dir = std::env::temp_dir().join(format!("tengen-gana-match-{}", std::process::id()));
+    let greedy = format!("{} gtp --game gana --greedy", env!("CARGO_BIN_EXE_tengen"));
+    let (code, out, err) = tengen(&[
+        "match",
+        "--game",
+        "gana",
+        "--engine1",
+        &greedy,
+        "--engine2",
+        &greedy,
+        "--games",
+        "1",
+        "--time",
+        "100",
+        "--time1",
+        "300",
+        "--sgf-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game   1:"), "{out}");
+    let record = std::fs::read_to_string(dir.join("game-001.txt")).unwrap();
+    let lines: Vec<&str> = record.lines().collect();
+    use tengen::games::gana::{Board, Outcome};
+    assert_eq!(Some(lines[1].to_string()), Board::start().to_text());
+    assert_eq!(lines[2], "# moves");
+    let mut b = Board::start();
+    for m in lines[3].split_whitespace() {
+        let mv = b.parse_move(m).unwrap();
+        b.play(mv).unwrap();
+    }
+    assert_ne!(b.outcome(), Outcome::Ongoing, "the record runs to the end");
+    assert!(lines[0].contains(&b.outcome().to_string()), "{}", lines[0]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -31,8 +31,9 @@ pub struct Config {
     pub komi: f32,
     pub rules: Rules,
     pub games: usize,
-    /// Seconds per move, sent as byo-yomi of one stone per period.
-    pub move_secs: f64,
+    /// Each engine's seconds per move, sent as byo-yomi of one stone per period (they
+    /// differ in a time-odds match).
+    pub move_secs: [f64; 2],
     /// Directory for the record of every game (SGF for Go, moves for Gana).
     pub sgf_dir: Option<String>,
 }
@@ -131,14 +132,14 @@ fn parse_result(text: &str) -> Option<f32> {
 fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
     use crate::games::gana::{Board as Gana, Outcome};
     let white = number % 2;
-    let per_move = Duration::from_secs_f64(cfg.move_secs);
+    let per_move = cfg.move_secs.map(Duration::from_secs_f64);
     let mut engines = Vec::new();
-    for cmd in &cfg.engines {
+    for (cmd, secs) in cfg.engines.iter().zip(cfg.move_secs) {
         let mut e = Engine::start(cmd)?;
         e.ask("clear_board", Duration::from_secs(10))?;
         // Gana engines are ours: fractions of a second are understood.
         let _ = e.ask(
-            &format!("time_settings 0 {} 1", cfg.move_secs),
+            &format!("time_settings 0 {secs} 1"),
             Duration::from_secs(10),
         );
         engines.push(e);
@@ -162,7 +163,7 @@ fn play_gana_game(cfg: &Config, number: usize) -> Result<Played, String> {
         plies += 1;
         let color = board.to_move();
         let e = engine_of(color);
-        let reply = engines[e].genmove(color, per_move, &mut slowest[e]);
+        let reply = engines[e].genmove(color, per_move[e], &mut slowest[e]);
         let text = match reply {
             Ok(t) => t,
             Err(err) => break (Some(1 - e), format!("{} loses: {err}", color.name())),
@@ -224,15 +225,15 @@ pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
     }
     let black = number % 2;
     let mut engines = Vec::new();
-    let per_move = Duration::from_secs_f64(cfg.move_secs);
-    for cmd in &cfg.engines {
+    let per_move = cfg.move_secs.map(Duration::from_secs_f64);
+    for (cmd, secs) in cfg.engines.iter().zip(cfg.move_secs) {
         let mut e = Engine::start(cmd)?;
         e.ask(&format!("boardsize {}", cfg.size), Duration::from_secs(10))?;
         e.ask("clear_board", Duration::from_secs(10))?;
         e.ask(&format!("komi {}", cfg.komi), Duration::from_secs(10))?;
         // Byo-yomi of one stone per period: a fixed time per move.
         let _ = e.ask(
-            &format!("time_settings 0 {} 1", cfg.move_secs.ceil() as u64),
+            &format!("time_settings 0 {} 1", secs.ceil() as u64),
             Duration::from_secs(10),
         );
         engines.push(e);
@@ -251,7 +252,7 @@ pub fn play_game(cfg: &Config, number: usize) -> Result<Played, String> {
         }
         let color = game.to_move();
         let e = engine_of(color);
-        let reply = engines[e].genmove(color, per_move, &mut slowest[e]);
+        let reply = engines[e].genmove(color, per_move[e], &mut slowest[e]);
         let text = match reply {
             Ok(t) => t,
             Err(err) => break Ok((Some(1 - e), format!("{} loses: {err}", color.name()))),

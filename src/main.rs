@@ -108,6 +108,9 @@ enum Command {
         /// Time per move (timeout_turn), ms
         #[arg(long, default_value_t = 1000)]
         time: u64,
+        /// Go and Gana: engine1's time per move when it differs (a time-odds match), ms
+        #[arg(long)]
+        time1: Option<u64>,
         /// Stones in each random opening near the centre
         #[arg(long, default_value_t = 3)]
         opening_stones: usize,
@@ -300,6 +303,7 @@ fn run(cli: Cli) -> Result<String, String> {
             size,
             games,
             time,
+            time1,
             opening_stones,
             seed,
             game,
@@ -329,7 +333,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     komi,
                     rules: rules.parse().map_err(|e| format!("{e}"))?,
                     games,
-                    move_secs: time as f64 / 1000.0,
+                    move_secs: [time1.unwrap_or(time), time].map(|ms| ms as f64 / 1000.0),
                     sgf_dir,
                 };
                 let t = tengen::arena_gtp::run(&cfg, emit)?;
@@ -344,6 +348,9 @@ fn run(cli: Cli) -> Result<String, String> {
             }
             if game != "gomoku" {
                 return Err(format!("--game {game}: gomoku, go or gana"));
+            }
+            if time1.is_some() {
+                return Err("--time1: time odds are for --game go or gana".into());
             }
             let variant = variant(Some(v))?.expect("given");
             if !(5..=32).contains(&size) {
