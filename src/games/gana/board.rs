@@ -506,11 +506,6 @@ impl Board {
             })
     }
 
-    /// The position after `m` (before the end-of-game checks other than a king capture).
-    pub fn after(&self, m: Move) -> Result<Board, Illegal> {
-        self.try_move(m)
-    }
-
     /// Plays `m` with only the cheap end checks (a king captured, only kings left, the
     /// no-capture count); no legal move and stalemate are left to the caller, who finds
     /// them generating the next moves. For playouts.
