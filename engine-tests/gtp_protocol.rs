@@ -368,3 +368,18 @@ fn genmove_keeps_to_the_clock() {
         t.elapsed()
     );
 }
+
+#[test]
+fn a_tree_grown_for_the_side_not_to_move_is_not_reused_for_the_other() {
+    // The fuzzer's reproduction (issue 12): reg_genmove for white while black is to
+    // move grew a tree for a position the game never had; the analysis that followed
+    // for black reused it and played a white-tree move on an occupied point.
+    for playouts in ["500", "2000", "5000"] {
+        let input = "boardsize 2\ngenmove white\ntengen-rules 19 a18\nreg_genmove w\n\
+                     final_status_list\nlz-analyze 1, 1\nname\n";
+        let got = run_all(&["--playouts", playouts], input.as_bytes());
+        assert!(got.trim_end().ends_with("= Tengen"), "{got}");
+        let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
+        assert_eq!(replies, 7, "{got}");
+    }
+}

@@ -237,16 +237,18 @@ impl GoEngine {
     fn sync_tree(&mut self, color: Color) {
         let moves = self.game.moves();
         let kept = match self.tree_at {
-            Some((n, c)) if n <= moves.len() && self.game.to_move() == color => {
+            Some((n, c)) if n <= moves.len() => {
                 let since: Vec<mcts::Move> =
                     moves[n..].iter().map(|&(_, v)| v as mcts::Move).collect();
                 // The tree knows one side to move at its root: the moves since must
-                // alternate from it.
+                // alternate from it and leave `color` to move. (A reg_genmove for the
+                // side not to move grows a tree for a position the game never had.)
                 let alternate = moves[n..]
                     .iter()
                     .enumerate()
                     .all(|(i, &(mc, _))| if i % 2 == 0 { mc == c } else { mc != c });
-                alternate && self.mcts.advance(&since)
+                let next = if since.len() % 2 == 0 { c } else { c.opposite() };
+                alternate && next == color && self.mcts.advance(&since)
             }
             _ => false,
         };
