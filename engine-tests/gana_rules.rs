@@ -209,6 +209,10 @@ fn decision_the_kings_place_makes_different_moves() {
         b.parse_move("Kc5n").unwrap()
     );
     assert_eq!(b.parse_move("c5-c7"), Err(MoveError::NoMatch));
+    // Found by the fuzzer: a character of several bytes was cut in two (a panic).
+    for text in ["\u{feff}", "\u{feff}c5n", "é5n", "c5né", "K漢n"] {
+        assert_eq!(b.parse_move(text), Err(MoveError::Syntax), "{text}");
+    }
 }
 
 #[test]

@@ -317,3 +317,33 @@ fn opponent_move(b: &[Vec<u8>], lx: usize, ly: usize) -> (usize, usize) {
         })
         .unwrap()
 }
+
+#[test]
+fn echoed_input_never_carries_control_characters_and_stays_short() {
+    // Found by the fuzzer: an unknown command with a carriage return or an escape
+    // sequence in it was echoed as it came, which splits or garbles the manager's line.
+    let mut b = Brain::start();
+    b.send("TUR\u{1}N\r 7,7\u{1b}[2J");
+    let reply = b.reply(Duration::from_secs(5)).expect("a reply");
+    assert!(reply.starts_with("UNKNOWN "), "{reply}");
+    assert!(!reply.chars().any(char::is_control), "{reply:?}");
+    b.send(&format!("START {}", "9".repeat(5000)));
+    let reply = b.reply(Duration::from_secs(5)).expect("a reply");
+    assert!(reply.starts_with("ERROR ") && reply.len() < 200, "{reply}");
+}
+
+#[test]
+fn an_absurd_hash_size_is_capped_and_the_brain_still_plays() {
+    // Found by the fuzzer: hash_size near u64::MAX overflowed the table's size (a
+    // panic), and a merely huge one aborted on allocation.
+    for kb in ["99999999999", "18446744073709551615", "9223372036854775807"] {
+        let mut b = Brain::start();
+        b.send(&format!("INFO hash_size {kb}"));
+        b.send("INFO timeout_turn 300");
+        b.send("START 15");
+        assert_eq!(b.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+        b.send("BEGIN");
+        let mv = b.reply(Duration::from_secs(10)).expect("a move");
+        assert!(is_move(&mv), "{mv}");
+    }
+}

@@ -9,6 +9,7 @@ pub mod arena_gtp;
 pub mod bench;
 pub mod core;
 pub mod engine;
+pub mod fuzz;
 pub mod games;
 pub mod protocol;
 pub mod search;

@@ -145,6 +145,27 @@ enum Command {
         #[arg(long)]
         hash: Option<usize>,
     },
+    /// Throw seeded random and malformed lines at a protocol mode and check every reply
+    /// (one GTP reply per command, ABOUT answered after each burst, only protocol on
+    /// stdout, no panic, quit/END within a second). Exit status 1 on any failure.
+    Fuzz {
+        /// Protocol: gomocup, gtp (Go) or gana
+        #[arg(long)]
+        protocol: String,
+        /// Lines to send in all
+        #[arg(long, default_value_t = 20_000)]
+        lines: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The engine to drive (default: this binary in the protocol's mode, one
+        /// thread, short moves)
+        #[arg(long)]
+        engine: Option<String>,
+        /// Working folder for the engine (record files, failure transcripts
+        /// fail-N.in); default a fresh temporary folder, removed when nothing failed
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Speak GTP v2 on stdin/stdout (Go; Sabaki, Lizzie, GoGui, gogui-twogtp, KGS).
     Gtp {
         /// Game: go or gana
@@ -452,6 +473,48 @@ fn run(cli: Cli) -> Result<String, String> {
                 hash_mb: hash,
             });
             Ok(String::new())
+        }
+        Command::Fuzz {
+            protocol,
+            lines,
+            seed,
+            engine,
+            dir,
+        } => {
+            use tengen::fuzz;
+            let protocol: fuzz::Protocol = protocol.parse()?;
+            let engine = match engine {
+                Some(cmd) => cmd.split_whitespace().map(String::from).collect(),
+                None => {
+                    let me = fuzz::this_binary().ok_or("cannot find this program's path")?;
+                    let mut v = vec![me.display().to_string()];
+                    v.extend(protocol.engine_args());
+                    v
+                }
+            };
+            if engine.is_empty() {
+                return Err("--engine needs a command".into());
+            }
+            let given_dir = dir.is_some();
+            let dir = dir.unwrap_or_else(|| fuzz::default_dir(protocol, seed));
+            let cfg = fuzz::Config {
+                protocol,
+                engine,
+                lines,
+                seed,
+                dir: dir.clone(),
+                reply_timeout: std::time::Duration::from_secs(30),
+                max_failures: 20,
+            };
+            let summary = fuzz::run(&cfg, |s| eprintln!("fuzz: {s}"));
+            if !given_dir {
+                fuzz::tidy(&dir, &summary);
+            }
+            if summary.failures.is_empty() {
+                Ok(format!("{protocol:?}: {summary}"))
+            } else {
+                Err(format!("{protocol:?}: {summary}"))
+            }
         }
         Command::Gtp {
             game,

@@ -2,6 +2,7 @@
 
 pub mod color;
 pub mod error;
+pub mod memory;
 pub mod sgf;
 pub mod tt;
 pub mod zobrist;

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::Key;
+use super::{Key, memory};
 
 /// What a stored score says about the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,23 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// `n` empty slots in memory the system hands out already zeroed, so that a large
+/// table costs nothing until the search touches it; `None` when the allocator refuses.
+fn zeroed_slots(n: usize) -> Option<Box<[Slot]>> {
+    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
+    // SAFETY: the layout is non-zero-sized (n >= 2, a slot is 16 bytes) and is that of
+    // `[Slot; n]`, which the box frees with the same layout. A slot is two `AtomicU64`,
+    // which have the bit layout of `u64`, so all-zero memory is `n` valid slots (both
+    // words 0: an empty slot).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut Slot;
+        if p.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
+    }
+}
+
 /// The shared table.
 pub struct Table {
     slots: Box<[Slot]>,
@@ -69,18 +86,23 @@ pub struct Table {
 pub const SLOT_BYTES: usize = 16;
 
 impl Table {
-    /// A table of about `bytes` bytes (at least one bucket).
+    /// A table of about `bytes` bytes (at least one bucket), at most
+    /// [`memory::table_cap`]; when the allocator refuses that much, the largest half,
+    /// quarter… it grants. Never panics or aborts on a size.
     pub fn new(bytes: usize) -> Table {
-        let n = (bytes / SLOT_BYTES / 2).max(1) * 2;
-        let slots = (0..n)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        Table {
-            slots,
-            generation: AtomicU8::new(0),
+        let mut n = (bytes.min(memory::table_cap()) / SLOT_BYTES / 2).max(1) * 2;
+        loop {
+            if let Some(slots) = zeroed_slots(n) {
+                return Table {
+                    slots,
+                    generation: AtomicU8::new(0),
+                };
+            }
+            if n <= 2 {
+                // Not even one bucket: the allocator's own failure path.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Slot; 2]>());
+            }
+            n = (n / 4).max(1) * 2;
         }
     }
 

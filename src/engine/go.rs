@@ -247,7 +247,11 @@ impl GoEngine {
                     .iter()
                     .enumerate()
                     .all(|(i, &(mc, _))| if i % 2 == 0 { mc == c } else { mc != c });
-                let next = if since.len() % 2 == 0 { c } else { c.opposite() };
+                let next = if since.len().is_multiple_of(2) {
+                    c
+                } else {
+                    c.opposite()
+                };
                 alternate && next == color && self.mcts.advance(&since)
             }
             _ => false,

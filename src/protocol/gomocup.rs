@@ -38,8 +38,23 @@ pub struct Options {
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
 fn send(out: &Out, line: &str) {
+    // A control character echoed from the input (a carriage return above all) would
+    // split or garble the line for the manager.
+    let clean: String = line
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-    send_line(&mut *w, line);
+    send_line(&mut *w, &clean);
+}
+
+/// Input quoted back in an error: at most 40 characters of it.
+fn shown(text: &str) -> String {
+    let mut s: String = text.chars().take(40).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    s
 }
 
 /// Search progress as `MESSAGE` lines (INFO show_detail).
@@ -174,11 +189,11 @@ impl Session {
             "INFO" => self.info(rest),
             "START" => match rest.parse::<usize>() {
                 Ok(n) => self.start(n, n),
-                Err(_) => self.send(&format!("ERROR START needs a board size, got '{rest}'")),
+                Err(_) => self.send(&format!("ERROR START needs a board size, got '{}'", shown(rest))),
             },
             "RECTSTART" => match parse_xy(rest) {
                 Some((w, h)) if w > 0 && h > 0 => self.start(w as usize, h as usize),
-                _ => self.send(&format!("ERROR RECTSTART needs width,height, got '{rest}'")),
+                _ => self.send(&format!("ERROR RECTSTART needs width,height, got '{}'", shown(rest))),
             },
             "RESTART" => match &self.engine {
                 Some(e) => {
@@ -226,7 +241,7 @@ impl Session {
             }
             "YXBALANCEONE" => self.balance(rest, 1),
             "YXBALANCETWO" => self.balance(rest, 2),
-            _ => self.send(&format!("UNKNOWN {word}")),
+            _ => self.send(&format!("UNKNOWN {}", shown(word))),
         }
         Flow::Continue
     }
@@ -272,12 +287,12 @@ impl Session {
         }
         let mut bytes = self
             .hash_kb
-            .map_or(DEFAULT_HASH_BYTES as u64, |kb| kb * 1024);
+            .map_or(DEFAULT_HASH_BYTES as u64, |kb| kb.saturating_mul(1024));
         if self.max_memory > 0 {
             let cap = (self.max_memory / 2).saturating_sub(24 << 20).max(1 << 20);
             bytes = bytes.min(cap);
         }
-        e.set_hash_bytes(bytes as usize);
+        e.set_hash_bytes(usize::try_from(bytes).unwrap_or(usize::MAX));
     }
 
     fn info(&mut self, rest: &str) {
@@ -285,7 +300,7 @@ impl Session {
         let key = key.to_ascii_lowercase();
         let value = value.trim();
         let num = || value.parse::<u64>().ok();
-        let bad = |what: &str| Some(format!("INFO {key} {value}: {what}"));
+        let bad = |what: &str| Some(format!("INFO {} {}: {what}", shown(&key), shown(value)));
         let err = match key.as_str() {
             "timeout_turn" => num()
                 .map(|v| self.clock.turn_ms = Some(v))
@@ -372,7 +387,7 @@ impl Session {
             return;
         }
         let Some((x, y)) = parse_xy(rest) else {
-            return self.send(&format!("ERROR TURN needs x,y, got '{rest}'"));
+            return self.send(&format!("ERROR TURN needs x,y, got '{}'", shown(rest)));
         };
         let e = self.engine.as_mut().expect("ready");
         let played = e.board().point(x, y).and_then(|p| e.play(Move::Place(p)));
@@ -410,12 +425,13 @@ impl Session {
                     let p = e
                         .board()
                         .point(x, y)
-                        .map_err(|err| format!("board line '{l}': {err}"))?;
+                        .map_err(|err| format!("board line '{}': {err}", shown(l)))?;
                     raw.push((p, field));
                 }
                 _ => {
                     return Err(format!(
-                        "board line '{l}' is not x,y,field (field 1, 2 or 3)"
+                        "board line '{}' is not x,y,field (field 1, 2 or 3)",
+                        shown(l)
                     ));
                 }
             }
@@ -466,7 +482,7 @@ impl Session {
             return;
         }
         let Some((x, y)) = parse_xy(rest) else {
-            return self.send(&format!("ERROR TAKEBACK needs x,y, got '{rest}'"));
+            return self.send(&format!("ERROR TAKEBACK needs x,y, got '{}'", shown(rest)));
         };
         let e = self.engine.as_mut().expect("ready");
         let Ok(p) = e.board().point(x, y) else {
@@ -497,7 +513,7 @@ impl Session {
             return;
         }
         let Some((x, y)) = parse_xy(rest) else {
-            return self.send(&format!("ERROR PLAY needs x,y, got '{rest}'"));
+            return self.send(&format!("ERROR PLAY needs x,y, got '{}'", shown(rest)));
         };
         let e = self.engine.as_mut().expect("ready");
         match e
@@ -689,7 +705,8 @@ impl Session {
                 )),
                 _ => {
                     return self.send(&format!(
-                        "ERROR SWAP2BOARD line '{l}' is not x,y on the board"
+                        "ERROR SWAP2BOARD line '{}' is not x,y on the board",
+                        shown(l)
                     ));
                 }
             }

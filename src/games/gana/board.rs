@@ -706,6 +706,10 @@ impl Board {
     /// Reads a move (`c5n`, `Kc5n`, `c5n1`, or `c5-c7` naming one legal move).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
+        // Every move is ASCII; anything else would also cut a character in two below.
+        if !t.is_ascii() {
+            return Err(MoveError::Syntax);
+        }
         if let Some((a, z)) = t.split_once('-') {
             let from = parse_square(a).ok_or(MoveError::Syntax)?;
             let to = parse_square(z).ok_or(MoveError::Syntax)?;
