@@ -21,8 +21,13 @@ struct Brain {
 
 impl Brain {
     fn start() -> Brain {
+        Brain::start_with(&[])
+    }
+
+    fn start_with(env: &[(&str, &str)]) -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
             .args(["gomocup", "--threads", "1", "--hash", "16"])
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -346,4 +351,37 @@ fn an_absurd_hash_size_is_capped_and_the_brain_still_plays() {
         let mv = b.reply(Duration::from_secs(10)).expect("a move");
         assert!(is_move(&mv), "{mv}");
     }
+}
+
+#[test]
+fn a_panic_costs_one_answer_and_the_game_goes_on() {
+    let mut b = Brain::start_with(&[("TENGEN_TEST_HOOKS", "1")]);
+    let t = Duration::from_secs(10);
+    b.send("INFO timeout_turn 300");
+    b.send("START 15");
+    assert_eq!(b.reply(t).as_deref(), Some("OK"));
+    b.send("TURN 7,7");
+    let first = b.reply(t).expect("a move");
+    assert!(is_move(&first), "{first}");
+    // A panic in a handler, then one in a search thread: one ERROR each.
+    b.send("DEBUGPANIC");
+    assert_eq!(b.reply(t).as_deref(), Some("ERROR internal error"));
+    b.send("DEBUGPANIC SEARCH");
+    assert_eq!(b.reply(t).as_deref(), Some("OK"));
+    b.send("TURN 6,6");
+    assert_eq!(b.reply(t).as_deref(), Some("ERROR internal error"));
+    // The game was rebuilt from its moves: 7,7, the brain's move and 6,6 are on the
+    // board, and the brain plays on.
+    for taken in ["7,7", first.as_str(), "6,6"] {
+        b.send(&format!("PLAY {taken}"));
+        let r = b.reply(t).unwrap();
+        assert!(r.starts_with("ERROR"), "{taken} should be occupied: {r}");
+    }
+    b.send("BEGIN");
+    let mv = b.reply(t).expect("a move");
+    assert!(is_move(&mv), "{mv}");
+    // Without the hooks the command does not exist.
+    let mut plain = Brain::start();
+    plain.send("DEBUGPANIC");
+    assert_eq!(plain.reply(t).as_deref(), Some("UNKNOWN DEBUGPANIC"));
 }

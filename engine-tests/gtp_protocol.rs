@@ -383,3 +383,84 @@ fn a_tree_grown_for_the_side_not_to_move_is_not_reused_for_the_other() {
         assert_eq!(replies, 7, "{got}");
     }
 }
+
+/// Runs an engine with the test hooks on over `input`; its stdout and stderr.
+fn run_with_hooks(args: &[&str], input: &str) -> (String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    cmd.args(["gtp", "--threads", "2", "--seed", "1"])
+        .args(args)
+        .env("TENGEN_TEST_HOOKS", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the engine failed");
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn a_panic_costs_one_answer_and_the_game_goes_on() {
+    let input = "boardsize 9\nplay b e5\n1 tengen-debug-panic\nshowboard\n\
+                 2 tengen-debug-panic search\n3 genmove w\n4 genmove w\n\
+                 tengen-debug-panic search\n5 lz-analyze 10\n6 name\n\
+                 tengen-debug-panic search\n7 lz-genmove_analyze b 10\n8 genmove b\nname\n";
+    let (out, err) = run_with_hooks(&["--playouts", "300"], input);
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.trim().is_empty()).collect();
+    assert_eq!(replies.len(), 14, "{out}");
+    assert_eq!(replies[2], "?1 internal error", "{out}");
+    // The game was rebuilt: the stone is still there, and play goes on.
+    assert!(replies[3].contains('X'), "{out}");
+    assert_eq!(replies[4], "=2");
+    assert_eq!(replies[5], "?3 internal error", "{out}");
+    assert!(replies[6].starts_with("=4 "), "{out}");
+    // An analysis whose search panics ends its stream; the next command is answered.
+    assert!(replies[8].starts_with("=5"), "{out}");
+    assert_eq!(replies[9], "=6 Tengen", "{out}");
+    // lz-genmove_analyze had begun its answer: it ends without a move, then genmove
+    // plays normally.
+    assert!(
+        replies[11].starts_with("=7") && !replies[11].contains("play"),
+        "{out}"
+    );
+    assert!(replies[12].starts_with("=8 "), "{out}");
+    assert_eq!(replies[13], "= Tengen");
+    assert!(
+        err.contains("panicked") && err.contains("internal error"),
+        "{err}"
+    );
+    // Without the hooks the command does not exist.
+    let got = run_all(&["--playouts", "100"], b"tengen-debug-panic\nname\n");
+    assert!(got.starts_with("? unknown command"), "{got}");
+}
+
+#[test]
+fn gana_a_panic_costs_one_answer_and_the_game_goes_on() {
+    let input = "play w e2n\n1 tengen-debug-panic\n2 gana-getpos\n\
+                 tengen-debug-panic search\n3 genmove b\n4 genmove b\n5 gana-getpos\n";
+    let (out, err) = run_with_hooks(&["--game", "gana", "--playouts", "200"], input);
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.trim().is_empty()).collect();
+    assert_eq!(replies.len(), 7, "{out}");
+    assert_eq!(replies[1], "?1 internal error");
+    // The move before the panic stands: black to move, one ply without a capture.
+    assert!(
+        replies[2].starts_with("=2 ") && replies[2].ends_with(" b 1"),
+        "{out}"
+    );
+    assert_eq!(replies[4], "?3 internal error");
+    assert!(replies[5].starts_with("=4 "), "{out}");
+    assert!(
+        replies[6].starts_with("=5 ") && replies[6].contains(" w "),
+        "{out}"
+    );
+    assert!(err.contains("panicked"), "{err}");
+}

@@ -174,7 +174,7 @@ pub fn search(
         soft: None,
         depth,
         nodes,
-        exclude: Vec::new(),
+        ..Default::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let lines = Lines(Mutex::new(Vec::new()));

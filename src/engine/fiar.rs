@@ -64,7 +64,7 @@ impl Clock {
             soft: Some(Duration::from_millis(target / 2)),
             depth,
             nodes,
-            exclude: Vec::new(),
+            ..Default::default()
         }
     }
 }
@@ -106,6 +106,25 @@ impl FiarEngine {
         if variant == self.board.variant() {
             return Ok(());
         }
+        self.board = self.replayed(variant)?;
+        Ok(())
+    }
+
+    /// After a panic in a command: the game played again from its set-up stones and
+    /// moves (a bug may have left the board's patterns half updated), or a new empty
+    /// board of the same size if even that fails; the table emptied.
+    pub fn recover(&mut self) {
+        let b = &self.board;
+        let (v, w, h) = (b.variant(), b.width(), b.height());
+        self.board = self
+            .replayed(v)
+            .or_else(|_| Board::with_size(v, w, h))
+            .unwrap_or_else(|_| Board::with_size(Variant::Freestyle, 15, 15).expect("15x15"));
+        self.tt.clear();
+    }
+
+    /// The game's set-up stones and moves played on a new board of `variant`.
+    fn replayed(&self, variant: Variant) -> Result<Board, RuleError> {
         let b = &self.board;
         let mut next = if b.setup().is_empty() {
             Board::with_size(variant, b.width(), b.height())?
@@ -121,8 +140,7 @@ impl FiarEngine {
         for mv in b.moves() {
             next.play_any_opening(mv)?;
         }
-        self.board = next;
-        Ok(())
+        Ok(next)
     }
 
     /// Sets the position from stones in the order they were played (black first):

@@ -40,6 +40,8 @@ pub struct GanaEngine {
     /// The side the tree was searched for: its values hold that side's contempt.
     tree_side: Option<Color>,
     rng: rand::rngs::SmallRng,
+    /// Test hook: the next search's thread panics.
+    pub inject_fault: bool,
 }
 
 impl Default for GanaEngine {
@@ -65,6 +67,7 @@ impl GanaEngine {
             contempt: DEFAULT_CONTEMPT,
             tree_side: None,
             rng: rand::SeedableRng::seed_from_u64(0x6a4a),
+            inject_fault: false,
         }
     }
 
@@ -83,6 +86,14 @@ impl GanaEngine {
 
     pub fn clear(&mut self) {
         self.set_position(Board::start());
+    }
+
+    /// After a panic in a command: the search tree dropped (a search that died may have
+    /// left nodes half made). The position needs nothing: a move replaces it whole.
+    pub fn recover(&mut self) {
+        self.mcts.clear();
+        self.tree_at = None;
+        self.tree_side = None;
     }
 
     /// A new position (gana-setpos, clear_board); the history is forgotten.
@@ -170,16 +181,19 @@ impl GanaEngine {
         if self.board.outcome() != Outcome::Ongoing {
             return None;
         }
+        let fault = std::mem::take(&mut self.inject_fault);
         let limits = match self.playouts {
             Some(p) => mcts::Limits {
                 playouts: Some(p),
                 interval,
+                fault,
                 ..Default::default()
             },
             None => mcts::Limits {
                 deadline: Some(deadline),
                 early_stop: true,
                 interval,
+                fault,
                 ..Default::default()
             },
         };

@@ -49,6 +49,8 @@ pub struct GoEngine {
     low_streak: u32,
     /// Game moves the tree's root stands after, if the tree still fits the game.
     tree_at: Option<(usize, Color)>,
+    /// Test hook: the next search's thread panics.
+    pub inject_fault: bool,
 }
 
 impl GoEngine {
@@ -64,6 +66,7 @@ impl GoEngine {
             resign_below: Some(0.05),
             low_streak: 0,
             tree_at: None,
+            inject_fault: false,
         })
     }
 
@@ -121,6 +124,15 @@ impl GoEngine {
 
     pub fn play(&mut self, c: Color, v: Vertex) -> Result<(), GoError> {
         self.game.play(c, v)
+    }
+
+    /// After a panic in a command: the game played again from its moves, the search
+    /// tree dropped (a search that died may have left nodes half made).
+    pub fn recover(&mut self) {
+        self.game.rebuild();
+        self.mcts.clear();
+        self.tree_at = None;
+        self.low_streak = 0;
     }
 
     pub fn undo(&mut self) -> Result<(), GoError> {
@@ -281,7 +293,11 @@ impl GoEngine {
     ) -> Report {
         self.sync_tree(color);
         let root = self.root(color);
-        let limits = mcts::Limits { interval, ..limits };
+        let limits = mcts::Limits {
+            interval,
+            fault: std::mem::take(&mut self.inject_fault),
+            ..limits
+        };
         self.mcts
             .search(&root, &limits, self.threads, stop, watcher)
     }

@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
 use super::gtp::{clean, color_arg, time_left, time_settings};
-use super::io::spawn_reader;
+use super::io::{guarded, send_text, spawn_reader, test_hooks};
 use crate::engine::GanaEngine;
 use crate::games::gana::{Board, Move};
 
@@ -34,6 +34,7 @@ pub const COMMANDS: &[&str] = &[
 /// Runs the protocol until `quit` or the end of input.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut out: W, mut engine: GanaEngine) {
     let rx = spawn_reader(input);
+    let hooks = test_hooks();
     while let Ok(Some(line)) = rx.recv() {
         let text = clean(&line);
         if text.is_empty() {
@@ -49,7 +50,13 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut out: W, mut engi
         let reply = if name.is_empty() {
             Err("syntax error".to_string())
         } else {
-            command(&mut engine, name, &args, &text)
+            guarded(|| command(&mut engine, name, &args, &text, hooks)).unwrap_or_else(|why| {
+                // A bug costs this answer: the tree goes, the position stands (a move
+                // replaces it whole).
+                eprintln!("tengen: internal error in '{name}' ({why}); search tree dropped");
+                engine.recover();
+                Err("internal error".into())
+            })
         };
         let quit = name == "quit";
         let line = match reply {
@@ -57,16 +64,31 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut out: W, mut engi
             Ok(t) => format!("={id} {t}\n\n"),
             Err(e) => format!("?{id} {e}\n\n"),
         };
-        let _ = out.write_all(line.as_bytes());
-        let _ = out.flush();
+        send_text(&mut out, &line);
         if quit {
             break;
         }
     }
 }
 
-fn command(e: &mut GanaEngine, name: &str, args: &[&str], line: &str) -> Result<String, String> {
+/// One command; `hooks`: the test hook `tengen-debug-panic [search]` works (a panic in
+/// the handler, or in the next search's thread).
+fn command(
+    e: &mut GanaEngine,
+    name: &str,
+    args: &[&str],
+    line: &str,
+    hooks: bool,
+) -> Result<String, String> {
     match name {
+        "tengen-debug-panic" if hooks => {
+            if args.first() == Some(&"search") {
+                e.inject_fault = true;
+                Ok(String::new())
+            } else {
+                panic!("injected fault (tengen-debug-panic)")
+            }
+        }
         "protocol_version" => Ok("2".into()),
         "name" => Ok("Tengen".into()),
         "version" => Ok(env!("CARGO_PKG_VERSION").into()),

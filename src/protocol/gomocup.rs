@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::io::{send_line, spawn_reader};
+use super::io::{guarded, send_line, spawn_reader, test_hooks};
 use crate::core::Color;
 use crate::core::error::Point;
 use crate::engine::{Clock, DEFAULT_HASH_BYTES, FiarEngine};
@@ -106,6 +106,10 @@ struct Session {
     rx: Receiver<Option<String>>,
     queue: VecDeque<String>,
     out: Out,
+    /// `TENGEN_TEST_HOOKS=1`: the hidden command `DEBUGPANIC [SEARCH]` works.
+    hooks: bool,
+    /// Test hook: the next search's thread panics.
+    fault: bool,
 }
 
 /// Runs the protocol on stdin/stdout until `END` or the end of input.
@@ -131,10 +135,25 @@ pub fn serve(opts: Options, rx: Receiver<Option<String>>, out: Out) {
         rx,
         queue: VecDeque::new(),
         out,
+        hooks: test_hooks(),
+        fault: false,
     };
     while let Some(line) = s.next_line() {
-        if let Flow::Quit = s.handle(&line) {
-            break;
+        match guarded(|| s.handle(&line)) {
+            Ok(Flow::Quit) => break,
+            Ok(Flow::Continue) => {}
+            Err(why) => {
+                // A bug costs this answer: the game is played again from its moves.
+                let word = line.split_whitespace().next().unwrap_or("");
+                eprintln!(
+                    "tengen: internal error in '{}' ({why}); the game is rebuilt from its moves",
+                    shown(word)
+                );
+                if let Some(e) = &mut s.engine {
+                    e.recover();
+                }
+                s.send("ERROR internal error");
+            }
         }
     }
 }
@@ -238,6 +257,14 @@ impl Session {
                 self.send(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 self.send("MESSAGE INFO MAX_HASH_SIZE 22");
                 self.send(&format!("MESSAGE INFO RULES {}", Variant::ALL.map(|v| v.name()).join(",")));
+            }
+            "DEBUGPANIC" if self.hooks => {
+                if rest.eq_ignore_ascii_case("SEARCH") {
+                    self.fault = true;
+                    self.send("OK");
+                } else {
+                    panic!("injected fault (DEBUGPANIC)");
+                }
             }
             "YXBALANCEONE" => self.balance(rest, 1),
             "YXBALANCETWO" => self.balance(rest, 2),
@@ -577,11 +604,15 @@ impl Session {
                     Err(RecvTimeoutError::Timeout) => {}
                 }
             }
-            handle.join().expect("the search thread does not panic")
+            // A panic in the search goes on to the command's guard.
+            handle
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
         })
     }
 
-    fn search_now(&mut self, limits: Limits) -> Option<SearchResult> {
+    fn search_now(&mut self, mut limits: Limits) -> Option<SearchResult> {
+        limits.fault = std::mem::take(&mut self.fault);
         let reporter = Detail {
             out: self.out.clone(),
             on: self.show_detail,

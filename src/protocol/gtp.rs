@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::io::spawn_reader;
+use super::io::{guarded, send_text, spawn_reader, test_hooks};
 use crate::core::Color;
 use crate::engine::go::{Genmove, GoEngine, Left, Mode, Status, TimeControl};
 use crate::games::go::{Board, GoError, PASS, Rules, Vertex, parse_vertex, vertex_name};
@@ -85,6 +85,8 @@ struct Session<'a, W: Write + Send> {
     stop: AtomicBool,
     /// Think on the opponent's time, from a genmove's answer to the next line.
     ponder: bool,
+    /// `TENGEN_TEST_HOOKS=1`: the hidden command tengen-debug-panic works.
+    hooks: bool,
 }
 
 /// Runs GTP on `input` until `quit` or the end of input; `ponder` turns on thinking
@@ -102,6 +104,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
         out: &out,
         stop: AtomicBool::new(false),
         ponder,
+        hooks: test_hooks(),
     };
     let mut pending: VecDeque<Option<String>> = VecDeque::new();
     loop {
@@ -137,6 +140,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
                     Ok(a) => {
                         s.send_raw(&format!("={id_text}\n"));
                         // Runs until the next line arrives; that line is then handled.
+                        // A panic ends the stream early (the answer has begun).
                         let next = s.analyse(&a, &mut rx);
                         s.send_raw("\n");
                         pending.push_back(next);
@@ -152,13 +156,22 @@ pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
                     Err(e) => s.send(&format!("?{id_text} {e}\n")),
                     Ok(a) => {
                         s.send_raw(&format!("={id_text}\n"));
-                        let mv = s.genmove_analyse(&a);
-                        s.send_raw(&format!("play {mv}\n\n"));
+                        match guarded(|| s.genmove_analyse(&a)) {
+                            Ok(mv) => s.send_raw(&format!("play {mv}\n\n")),
+                            Err(why) => {
+                                // The answer has begun: it ends without a move.
+                                s.recover(name, &why);
+                                s.send_raw("\n");
+                            }
+                        }
                     }
                 }
             }
             _ => {
-                let reply = s.command(name, &args);
+                let reply = guarded(|| s.command(name, &args)).unwrap_or_else(|why| {
+                    s.recover(name, &why);
+                    Err("internal error".into())
+                });
                 let moved = matches!(name, "genmove" | "kgs-genmove_cleanup")
                     && reply
                         .as_ref()
@@ -266,12 +279,21 @@ impl<W: Write + Send> Session<'_, W> {
 
     fn send_raw(&self, text: &str) {
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        send_text(&mut *out, text);
     }
 
     fn size(&self) -> usize {
         self.engine.game().size()
+    }
+
+    /// After a panic in `command`: logged, the game rebuilt from its moves, the tree
+    /// dropped.
+    fn recover(&mut self, command: &str, why: &str) {
+        eprintln!(
+            "tengen: internal error in '{command}' ({why}); the game is rebuilt from its moves"
+        );
+        self.engine.recover();
+        self.stop.store(false, Ordering::Relaxed);
     }
 
     fn vertex(&self, text: &str) -> Result<Vertex, String> {
@@ -335,14 +357,15 @@ impl<W: Write + Send> Session<'_, W> {
                     Mode::Normal
                 };
                 self.stop.store(false, Ordering::Relaxed);
+                let stop = &self.stop;
                 let g = if name == "reg_genmove" {
                     // Regression: same search, the move is not played, no resigning.
                     let resign = e.resign_below.take();
-                    let (g, _) = e.choose(c, mode, &self.stop);
+                    let (g, _) = e.choose(c, mode, stop);
                     e.resign_below = resign;
                     g
                 } else {
-                    let (g, r) = e.genmove(c, mode, &self.stop);
+                    let (g, r) = e.genmove(c, mode, stop);
                     log_search(&r, self.size());
                     g
                 };
@@ -540,6 +563,14 @@ impl<W: Write + Send> Session<'_, W> {
                 e.playouts = (n > 0).then_some(n);
                 Ok(String::new())
             }
+            "tengen-debug-panic" if self.hooks => {
+                if args.first() == Some(&"search") {
+                    e.inject_fault = true;
+                    Ok(String::new())
+                } else {
+                    panic!("injected fault (tengen-debug-panic)")
+                }
+            }
             "tengen-ponder" => match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
                 Some("on") => {
                     self.ponder = true;
@@ -623,15 +654,20 @@ impl<W: Write + Send> Session<'_, W> {
         self.stop.store(false, Ordering::Relaxed);
         let stop = &self.stop;
         let engine = &mut self.engine;
-        std::thread::scope(|s| {
+        let (line, outcome) = std::thread::scope(|s| {
             let waiter = s.spawn(move || {
                 let line = rx.recv().unwrap_or(None);
                 stop.store(true, Ordering::Relaxed);
                 line
             });
-            think(engine, stop);
-            waiter.join().unwrap_or(None)
-        })
+            // A panic must not lose the line the waiter is reading.
+            let outcome = guarded(|| think(engine, stop));
+            (waiter.join().unwrap_or(None), outcome)
+        });
+        if let Err(why) = outcome {
+            self.recover("analysis", &why);
+        }
+        line
     }
 
     /// lz-genmove_analyze: genmove with analysis lines while it thinks.
@@ -774,7 +810,6 @@ impl<W: Write + Send> Watcher for Printer<'_, W> {
             return;
         }
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        send_text(&mut *out, &format!("{line}\n"));
     }
 }

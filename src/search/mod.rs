@@ -17,6 +17,17 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Root moves not to consider (multi-PV by exclusion).
     pub exclude: Vec<crate::core::error::Point>,
+    /// Test hook: a search thread panics (see [`injected_fault`]).
+    pub fault: bool,
+}
+
+/// Test hook: a search thread that panics at once, as one with a bug would; the thread
+/// scope carries the panic to the caller as it does any search thread's. The protocols'
+/// recovery is tested with it (`TENGEN_TEST_HOOKS`).
+pub fn injected_fault() {
+    std::thread::scope(|s| {
+        s.spawn(|| panic!("injected fault in a search thread"));
+    });
 }
 
 /// One completed iteration, as reported while a search runs.

@@ -248,13 +248,21 @@ impl Game {
         if self.moves.pop().is_none() {
             return Err(GoError::CannotUndo);
         }
-        self.seen.pop();
+        self.rebuild();
+        Ok(())
+    }
+
+    /// Plays the moves again from the start position: the board and the positions
+    /// seen become exactly what the moves make them (after an undo, or after a bug
+    /// left them half changed).
+    pub fn rebuild(&mut self) {
         let mut b = self.start.clone();
+        self.seen = vec![(b.key(), b.to_move())];
         for &(c, v) in &self.moves {
             b.play_as(v, c);
+            self.seen.push((b.key(), b.to_move()));
         }
         self.board = b;
-        Ok(())
     }
 
     /// Puts handicap stones on an empty board; white moves next.

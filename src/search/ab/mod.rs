@@ -586,6 +586,9 @@ pub fn search(
     reporter: &dyn Reporter,
 ) -> Option<SearchResult> {
     let start = Instant::now();
+    if limits.fault {
+        super::injected_fault();
+    }
     let mut moves = root_moves(board);
     moves.retain(|m| !limits.exclude.contains(&m.0));
     if moves.is_empty() {

@@ -77,6 +77,8 @@ pub struct Limits {
     pub early_stop: bool,
     /// Report progress to the watcher this often.
     pub interval: Option<Duration>,
+    /// Test hook: a search thread panics (see [`crate::search::injected_fault`]).
+    pub fault: bool,
 }
 
 /// One root move as the search sees it.
@@ -169,6 +171,9 @@ impl Mcts {
         watcher: &dyn Watcher,
     ) -> Report {
         let start = Instant::now();
+        if limits.fault {
+            crate::search::injected_fault();
+        }
         let interval = limits.interval;
         self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let seed = self.seed;
