@@ -318,16 +318,21 @@ pub fn gana_position(
 ) -> Result<crate::engine::GanaEngine, String> {
     use crate::engine::GanaEngine;
     use crate::games::gana::Board;
-    let mut engine = GanaEngine::new();
+    // The position is read before the engine (and its search tree) is made: a bad
+    // file costs nothing.
+    let mut start = Board::start();
     if let Some(t) = text {
-        let line = t
+        let (n, line) = t
             .lines()
             .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'));
-        engine.set_position(
-            Board::from_text(line.unwrap_or("")).map_err(|e| format!("position text: {e}"))?,
-        );
+            .enumerate()
+            .find(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .ok_or("line 1: no position text (only blank or # lines)")?;
+        start =
+            Board::from_text(line).map_err(|e| format!("line {}: position text: {e}", n + 1))?;
     }
+    let mut engine = GanaEngine::new();
+    engine.set_position(start);
     for (i, m) in moves
         .unwrap_or("")
         .split([' ', ','])

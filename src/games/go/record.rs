@@ -70,6 +70,12 @@ pub fn load(text: &str, move_number: Option<usize>, default_rules: Rules) -> Res
                     p.line
                 )));
             }
+            if !(2..=25).contains(&w) {
+                return Err(GoError::Record(format!(
+                    "line {}: SZ[{v}]: boards are 2 to 25",
+                    p.line
+                )));
+            }
             w
         }
     };
@@ -88,8 +94,12 @@ pub fn load(text: &str, move_number: Option<usize>, default_rules: Rules) -> Res
     }
     // Setup stones of the root; black ones with HA are the handicap.
     let mut setup = Vec::new();
+    let mut setup_line = 0;
     for (ident, color) in [("AB", Color::Black), ("AW", Color::White)] {
         if let Some(p) = root.get(ident) {
+            if setup_line == 0 {
+                setup_line = p.line;
+            }
             for v in &p.values {
                 // Compressed lists `aa:cc` name a rectangle.
                 let (a, b) = v.split_once(':').unwrap_or((v, v));
@@ -100,7 +110,14 @@ pub fn load(text: &str, move_number: Option<usize>, default_rules: Rules) -> Res
                 let ((x0, y0), (x1, y1)) = (Board::xy(a), Board::xy(b));
                 for y in y0.min(y1)..=y0.max(y1) {
                     for x in x0.min(x1)..=x0.max(x1) {
-                        setup.push((Board::vertex_of(x, y), color));
+                        let pt = Board::vertex_of(x, y);
+                        if setup.iter().any(|s: &(Vertex, Color)| s.0 == pt) {
+                            return Err(GoError::Record(format!(
+                                "line {}: {ident}[{v}]: a point set up twice",
+                                p.line
+                            )));
+                        }
+                        setup.push((pt, color));
                     }
                 }
             }
@@ -124,10 +141,11 @@ pub fn load(text: &str, move_number: Option<usize>, default_rules: Rules) -> Res
     };
     if handicap >= 2 && setup.len() == handicap && setup.iter().all(|s| s.1 == Color::Black) {
         let stones: Vec<Vertex> = setup.iter().map(|s| s.0).collect();
-        game.set_handicap(&stones)?;
+        game.set_handicap(&stones)
+            .map_err(|e| GoError::Record(format!("line {setup_line}: handicap stones: {e}")))?;
     } else if !setup.is_empty() {
         game.set_up(&setup, to_move)
-            .map_err(|e| GoError::Record(format!("setup stones: {e}")))?;
+            .map_err(|e| GoError::Record(format!("line {setup_line}: setup stones: {e}")))?;
     }
     let mut number = 0;
     for node in &main {
