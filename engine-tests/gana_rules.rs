@@ -370,3 +370,34 @@ fn a_win_two_moves_deep_is_found_and_every_reply_allows_a_net() {
     // A budget too small to read it all claims nothing.
     assert_eq!(b.forced_win(3, &mut 500), None);
 }
+
+#[test]
+fn undo_restores_the_exact_position_through_random_games() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut engine = tengen::engine::GanaEngine::new();
+    let mut moves = Vec::new();
+    for _ in 0..20 {
+        engine.clear();
+        let mut history = vec![engine.board().clone()];
+        while engine.board().outcome() == Outcome::Ongoing {
+            let b = engine.board().clone();
+            b.legal_moves(&mut moves);
+            let text = b.move_text(moves[rng.random_range(0..moves.len())]);
+            engine.play(b.to_move(), &text).unwrap();
+            assert_eq!(engine.board().key(), engine.board().computed_key());
+            if rng.random_range(0..4) == 0 {
+                assert!(engine.undo());
+                assert!(*engine.board() == b, "undo of {text} did not restore");
+                engine.play(b.to_move(), &text).unwrap();
+            }
+            history.push(engine.board().clone());
+        }
+        // Unwind the whole game: every position comes back in turn.
+        history.pop();
+        while let Some(before) = history.pop() {
+            assert!(engine.undo());
+            assert!(*engine.board() == before);
+        }
+        assert!(!engine.undo(), "nothing left to undo at the start");
+    }
+}
