@@ -339,9 +339,7 @@ fn sizes_outside_2_to_25_are_refused() {
 
 /// Everything a position is: stones, key, side to move, ko, prisoners, passes, empty
 /// points, last move.
-fn snapshot(
-    b: &Board,
-) -> (
+type Snapshot = (
     String,
     u64,
     Color,
@@ -350,7 +348,9 @@ fn snapshot(
     u8,
     Vec<u16>,
     Vertex,
-) {
+);
+
+fn snapshot(b: &Board) -> Snapshot {
     let mut empties = b.empties().to_vec();
     empties.sort_unstable();
     (

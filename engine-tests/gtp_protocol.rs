@@ -142,6 +142,10 @@ impl Live {
         self.stdin.flush().unwrap();
     }
 
+    fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     fn line(&self) -> String {
         self.lines
             .recv_timeout(Duration::from_secs(20))
@@ -463,4 +467,33 @@ fn gana_a_panic_costs_one_answer_and_the_game_goes_on() {
         "{out}"
     );
     assert!(err.contains("panicked"), "{err}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_search_tree_stays_within_its_memory_setting() {
+    // Analysis on 19x19 fills a 16 MB tree within a second or two; the process's peak
+    // resident memory stays within it plus the program's own (about 10 MB). Memory is
+    // measured, not time: the bound holds however fast the machine is.
+    let mut e = Live::start_with(&["--memory", "16"]);
+    e.send("boardsize 19");
+    e.line();
+    e.line();
+    e.send("lz-analyze 50");
+    assert_eq!(e.line(), "=");
+    std::thread::sleep(Duration::from_secs(3));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", e.id())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(peak_kb < 40 * 1024, "peak {peak_kb} kB with a 16 MB tree");
+    // The setting can change at any time between commands, and is checked.
+    e.send("name");
+    while e.line() != "= Tengen" {}
+    e.line();
+    e.send("tengen-memory 4");
+    assert!(e.line().starts_with("? memory must be"));
 }

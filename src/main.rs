@@ -189,9 +189,10 @@ enum Command {
         /// Resign below this win rate (0: never)
         #[arg(long, default_value_t = 0.05)]
         resign: f32,
-        /// Search tree size in nodes (about 40 bytes each)
+        /// Memory for the search tree, MB (default 512; the tree never grows past it,
+        /// also while pondering)
         #[arg(long)]
-        tree_nodes: Option<usize>,
+        memory: Option<usize>,
         /// Random seed (default: from the clock, so that games differ)
         #[arg(long)]
         seed: Option<u64>,
@@ -524,7 +525,7 @@ fn run(cli: Cli) -> Result<String, String> {
             time,
             playouts,
             resign,
-            tree_nodes,
+            memory,
             seed,
             greedy,
             ponder,
@@ -533,6 +534,9 @@ fn run(cli: Cli) -> Result<String, String> {
                 let mut engine = tengen::engine::GanaEngine::new();
                 if let Some(t) = threads {
                     engine.set_threads(t);
+                }
+                if let Some(mb) = memory {
+                    engine.set_memory_mb(mb);
                 }
                 if !(time.is_finite() && time > 0.0 && time <= 3600.0) {
                     return Err(
@@ -562,8 +566,8 @@ fn run(cli: Cli) -> Result<String, String> {
             if let Some(t) = threads {
                 engine.set_threads(t);
             }
-            if let Some(n) = tree_nodes {
-                engine.set_tree_nodes(n);
+            if let Some(mb) = memory {
+                engine.set_memory_mb(mb);
             }
             if !(time.is_finite() && time > 0.0 && time <= 3600.0) {
                 return Err("--time must be a number of seconds, above 0 and at most 3600".into());

@@ -21,6 +21,28 @@ pub fn table_cap() -> usize {
     usize::try_from(cap).unwrap_or(usize::MAX)
 }
 
+/// `n` values of `T` in memory the system hands out already zeroed: a large table costs
+/// nothing until it is touched (the page it lands on). `None` when the allocator
+/// refuses, or for `n == 0` or a zero-sized `T`.
+///
+/// # Safety
+/// All-zero bytes must be a valid `T` (integers and atomics, and structs of them, are).
+pub unsafe fn zeroed_slice<T>(n: usize) -> Option<Box<[T]>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout is non-zero-sized and is that of `[T; n]`, which the box frees
+    // with the same layout; the caller vouches that zeroed memory holds valid `T`s.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

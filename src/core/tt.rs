@@ -59,23 +59,6 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// `n` empty slots in memory the system hands out already zeroed, so that a large
-/// table costs nothing until the search touches it; `None` when the allocator refuses.
-fn zeroed_slots(n: usize) -> Option<Box<[Slot]>> {
-    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
-    // SAFETY: the layout is non-zero-sized (n >= 2, a slot is 16 bytes) and is that of
-    // `[Slot; n]`, which the box frees with the same layout. A slot is two `AtomicU64`,
-    // which have the bit layout of `u64`, so all-zero memory is `n` valid slots (both
-    // words 0: an empty slot).
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut Slot;
-        if p.is_null() {
-            return None;
-        }
-        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)))
-    }
-}
-
 /// The shared table.
 pub struct Table {
     slots: Box<[Slot]>,
@@ -92,7 +75,9 @@ impl Table {
     pub fn new(bytes: usize) -> Table {
         let mut n = (bytes.min(memory::table_cap()) / SLOT_BYTES / 2).max(1) * 2;
         loop {
-            if let Some(slots) = zeroed_slots(n) {
+            // SAFETY: a slot is two `AtomicU64`, which have the bit layout of `u64`: zeroed
+            // memory is empty slots.
+            if let Some(slots) = unsafe { memory::zeroed_slice::<Slot>(n) } {
                 return Table {
                     slots,
                     generation: AtomicU8::new(0),

@@ -56,7 +56,7 @@ impl GanaEngine {
             board: Board::start(),
             history: Vec::new(),
             moves: Vec::new(),
-            mcts: Mcts::new(1 << 20, 0),
+            mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, 0),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             clock: TimeControl::None,
             left: [None, None],
@@ -77,6 +77,14 @@ impl GanaEngine {
 
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
+    }
+
+    /// Sizes the search tree to what `mb` megabytes hold; what the tree knew is lost.
+    pub fn set_memory_mb(&mut self, mb: usize) {
+        self.mcts = Mcts::new(0, 0);
+        self.mcts = Mcts::with_memory_mb(mb, 0);
+        self.tree_at = None;
+        self.tree_side = None;
     }
 
     pub fn set_seed(&mut self, seed: u64) {

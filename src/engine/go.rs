@@ -15,9 +15,6 @@ use crate::games::go::{
 use crate::search::mcts::go::GoState;
 use crate::search::mcts::{self, Mcts, Report, Watcher};
 
-/// Default arena: about 40 bytes a node.
-pub const DEFAULT_TREE_NODES: usize = 1 << 21;
-
 /// How genmove may end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Genmove {
@@ -57,7 +54,7 @@ impl GoEngine {
     pub fn new(size: usize, rules: Rules) -> Result<GoEngine, GoError> {
         Ok(GoEngine {
             game: Game::new(size, rules)?,
-            mcts: Mcts::new(DEFAULT_TREE_NODES, crate::games::go::board::CELLS),
+            mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, crate::games::go::board::CELLS),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             clock: TimeControl::None,
             left: [None, None],
@@ -82,10 +79,17 @@ impl GoEngine {
         self.threads
     }
 
-    /// Sizes the search tree to `nodes` nodes.
-    pub fn set_tree_nodes(&mut self, nodes: usize) {
-        self.mcts = Mcts::new(nodes, crate::games::go::board::CELLS);
+    /// Sizes the search tree to what `mb` megabytes hold; what the tree knew is lost.
+    pub fn set_memory_mb(&mut self, mb: usize) {
+        // The old arena goes first, so that the two never count together.
+        self.mcts = Mcts::new(0, 0);
+        self.mcts = Mcts::with_memory_mb(mb, crate::games::go::board::CELLS);
         self.tree_at = None;
+    }
+
+    /// Nodes the search tree can hold.
+    pub fn tree_capacity(&self) -> usize {
+        self.mcts.tree.capacity()
     }
 
     /// Seeds the search's random numbers (the same seed replays the same games).

@@ -379,7 +379,10 @@ impl GtpGrammar {
                 self.slow = true;
                 format!("tengen-playouts {}", number(rng, 0..=500))
             }
-            78 => format!("tengen-resign {}", number(rng, 0..=1)),
+            78 => match rng.random_range(0..2) {
+                0 => format!("tengen-resign {}", number(rng, 0..=1)),
+                _ => format!("tengen-memory {}", number(rng, 10..=64)),
+            },
             79 => format!(
                 "tengen-ponder {}",
                 ["on", "off", "x", ""].choose(rng).unwrap()
@@ -603,10 +606,13 @@ impl GanaGrammar {
                 .choose(rng)
                 .unwrap()
                 .to_string(),
-            85 => format!(
-                "known_command {}",
-                ["play", "gana-setpos", "x"].choose(rng).unwrap()
-            ),
+            85 => match rng.random_range(0..2) {
+                0 => format!(
+                    "known_command {}",
+                    ["play", "gana-setpos", "x"].choose(rng).unwrap()
+                ),
+                _ => format!("tengen-memory {}", number(rng, 10..=64)),
+            },
             86..=93 => return garbage_line(rng),
             _ => format!("{} {}", number(rng, 0..=100), "name"),
         };

@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use super::gtp::{clean, color_arg, time_left, time_settings};
+use super::gtp::{clean, color_arg, memory_arg, time_left, time_settings};
 use super::io::{guarded, send_text, spawn_reader, test_hooks};
 use crate::engine::GanaEngine;
 use crate::games::gana::{Board, Move};
@@ -29,6 +29,7 @@ pub const COMMANDS: &[&str] = &[
     "gana-setpos",
     "gana-getpos",
     "gana-legal_moves",
+    "tengen-memory",
 ];
 
 /// Runs the protocol until `quit` or the end of input.
@@ -153,6 +154,10 @@ fn command(
                 ),
             };
             Ok(format!("\n{b}\n{status}"))
+        }
+        "tengen-memory" => {
+            e.set_memory_mb(memory_arg(args)?);
+            Ok(String::new())
         }
         "time_settings" => {
             e.set_time(time_settings(args)?);

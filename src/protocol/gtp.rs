@@ -55,6 +55,7 @@ pub const COMMANDS: &[&str] = &[
     "tengen-playouts",
     "tengen-resign",
     "tengen-ponder",
+    "tengen-memory",
 ];
 
 /// The most playouts a move may be given (hours of search on one thread).
@@ -246,6 +247,20 @@ pub(super) fn time_left(args: &[&str]) -> Result<(Color, Left), String> {
     let ms = seconds_ms(args[1])?;
     let stones: u32 = int_arg(args, 2)?;
     Ok((c, Left { ms, stones }))
+}
+
+/// `tengen-memory MB`: the search tree's memory, 16 MB to 1 TB (the machine caps it
+/// further at half its memory).
+pub(super) fn memory_arg(args: &[&str]) -> Result<usize, String> {
+    let mb: usize = int_arg(args, 0)?;
+    if !(crate::search::mcts::MIN_MEMORY_MB..=1 << 20).contains(&mb) {
+        return Err(format!(
+            "memory must be {} to {} MB",
+            crate::search::mcts::MIN_MEMORY_MB,
+            1 << 20
+        ));
+    }
+    Ok(mb)
 }
 
 pub(super) fn color_arg(text: &str) -> Result<Color, String> {
@@ -553,6 +568,11 @@ impl<W: Write + Send> Session<'_, W> {
                     return Err("threads must be 1 to 1024".into());
                 }
                 e.set_threads(n);
+                Ok(String::new())
+            }
+            "tengen-memory" => {
+                let mb = memory_arg(args)?;
+                e.set_memory_mb(mb);
                 Ok(String::new())
             }
             "tengen-playouts" => {

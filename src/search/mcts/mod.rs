@@ -45,6 +45,12 @@ pub trait Game: Clone + Send + Sync {
     fn add_ownership(&self, _own: &mut [i32]) {}
 }
 
+/// The search tree's memory when nothing else is said (`--memory`, `tengen-memory`):
+/// the arena is mapped only as the search fills it, and never grows past this.
+pub const DEFAULT_MEMORY_MB: usize = 512;
+/// The least memory a setting may give the tree.
+pub const MIN_MEMORY_MB: usize = 16;
+
 /// Tuning of the tree policy.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
@@ -139,6 +145,16 @@ impl Mcts {
             own_samples: AtomicU64::new(0),
             seed: 0x7e46e4,
         }
+    }
+
+    /// A search whose tree stays within `mb` megabytes (at least [`MIN_MEMORY_MB`], at
+    /// most what the machine can spare): the `--memory` / `tengen-memory` setting.
+    pub fn with_memory_mb(mb: usize, points: usize) -> Mcts {
+        let bytes = mb
+            .max(MIN_MEMORY_MB)
+            .saturating_mul(1 << 20)
+            .min(crate::core::memory::table_cap());
+        Mcts::new(Tree::nodes_for(bytes), points)
     }
 
     /// Keeps the subtree after `moves` (played since the last search) as the new root,

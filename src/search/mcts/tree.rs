@@ -5,6 +5,11 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicUsize, Ordering::*};
 
+use crate::core::memory;
+
+/// The bytes one node takes in the arena.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
 /// Index of a node in the arena.
 pub type NodeId = u32;
 pub const NO_NODE: NodeId = u32::MAX;
@@ -34,20 +39,6 @@ pub struct Node {
 }
 
 impl Node {
-    fn new() -> Node {
-        Node {
-            mv: AtomicU32::new(0),
-            prior: AtomicU32::new(0),
-            visits: AtomicU32::new(0),
-            wins: AtomicU32::new(0),
-            amaf_visits: AtomicU32::new(0),
-            amaf_wins: AtomicU32::new(0),
-            state: AtomicU8::new(LEAF),
-            first_child: AtomicU32::new(NO_NODE),
-            children: AtomicU32::new(0),
-        }
-    }
-
     fn reset(&self, mv: u32, prior: f32) {
         self.mv.store(mv, Relaxed);
         self.prior.store(prior.to_bits(), Relaxed);
@@ -95,17 +86,36 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// An arena of `capacity` nodes (about 36 bytes each).
+    /// An arena of `capacity` nodes ([`NODE_BYTES`] each), in zeroed memory that the
+    /// system maps only as the search reaches it; a smaller one (down to 1024 nodes) if
+    /// the allocator refuses that much.
     pub fn new(capacity: usize) -> Tree {
-        let capacity = capacity.clamp(1024, u32::MAX as usize - 1);
-        let nodes: Vec<Node> = (0..capacity).map(|_| Node::new()).collect();
+        let mut capacity = capacity.clamp(1024, u32::MAX as usize - 1);
+        let nodes = loop {
+            // SAFETY: a node is atomics only; all zero is a leaf of move 0 (every field
+            // is written by `reset` before the node is used).
+            if let Some(n) = unsafe { memory::zeroed_slice::<Node>(capacity) } {
+                break n;
+            }
+            if capacity == 1024 {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Node; 1024]>());
+            }
+            capacity = (capacity / 2).max(1024);
+        };
         let t = Tree {
-            nodes: nodes.into_boxed_slice(),
+            nodes,
             used: AtomicUsize::new(1),
             root: 0,
         };
         t.nodes[0].reset(0, 0.5);
         t
+    }
+
+    /// The arena a memory budget allows: each node, plus the scratch of moving a kept
+    /// subtree to the front ([`Tree::reroot`], up to 40 bytes a kept node), within
+    /// `bytes`.
+    pub fn nodes_for(bytes: usize) -> usize {
+        bytes / (NODE_BYTES + 40)
     }
 
     pub fn capacity(&self) -> usize {
