@@ -311,6 +311,7 @@ fn garbage_never_stops_the_engine() {
         "set_free_handicap pass pass",
         "fixed_handicap -3",
         "loadsgf /",
+        "loadsgf /dev/zero",
         "loadsgf",
         "printsgf /nonexistent/dir/x.sgf",
         "kgs-time_settings byoyomi 1 2",
@@ -327,7 +328,7 @@ fn garbage_never_stops_the_engine() {
     let got = run_all(&["--playouts", "200"], input.as_bytes());
     assert!(got.trim_end().ends_with("= Tengen"), "{got}");
     let replies = got.split("\n\n").filter(|r| !r.trim().is_empty()).count();
-    assert_eq!(replies, 21, "{got}");
+    assert_eq!(replies, 22, "{got}");
     // The absurd playout count was refused, so that genmove answered at once.
     assert!(got.contains("? playouts must be"), "{got}");
 }

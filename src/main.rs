@@ -253,7 +253,9 @@ fn run(cli: Cli) -> Result<String, String> {
         } => {
             let text = file
                 .as_ref()
-                .map(|f| std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
+                .map(|f| {
+                    tengen::core::files::read_record(f).map_err(|e| format!("{}: {e}", f.display()))
+                })
                 .transpose()?;
             let is_go_sgf = text.as_deref().is_some_and(|t| {
                 let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
@@ -611,8 +613,11 @@ fn emit(text: &str) {
 }
 
 fn main() -> ExitCode {
-    let mut args: Vec<String> = std::env::args().collect();
-    let invoked_as = std::path::Path::new(&args[0])
+    // Arguments that are not UTF-8 are clap's to refuse, not a reason to panic here.
+    let mut args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let invoked_as = std::path::Path::new(args.first().map_or("", |a| a.as_str()))
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");

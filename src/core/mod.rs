@@ -2,6 +2,7 @@
 
 pub mod color;
 pub mod error;
+pub mod files;
 pub mod memory;
 pub mod sgf;
 pub mod tt;

@@ -320,7 +320,7 @@ impl GtpGrammar {
             ),
             63..=64 => {
                 let file = if self.sgf_files.is_empty() || rng.random_range(0..6) == 0 {
-                    ["missing.sgf", "/", "", "/nonexistent/x.sgf"]
+                    ["missing.sgf", "/", "", "/nonexistent/x.sgf", "/dev/zero"]
                         .choose(rng)
                         .unwrap()
                         .to_string()

@@ -500,7 +500,7 @@ impl<W: Write + Send> Session<'_, W> {
                     Some(n) => Some(n.parse::<usize>().map_err(|_| "syntax error")?),
                     None => None,
                 };
-                let text = std::fs::read_to_string(path)
+                let text = crate::core::files::read_record(std::path::Path::new(path))
                     .map_err(|err| format!("cannot load file: {path}: {err}"))?;
                 let game = crate::games::go::record::load(&text, move_number, e.game().rules())
                     .map_err(|err| err.to_string())?;
