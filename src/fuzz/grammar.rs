@@ -460,7 +460,6 @@ impl GtpGrammar {
 
 impl Grammar for GtpGrammar {
     fn session_start(&mut self) -> Vec<Line> {
-        self.size = 19;
         self.slow = false;
         self.size = 2;
         vec![Line::text("boardsize 2")]
@@ -489,7 +488,20 @@ impl Grammar for GtpGrammar {
             // Ends any analysis and shows the engine still answers.
             out.push(Line::text("protocol_version"));
         }
+        cut_at_quit(&mut out);
         out
+    }
+}
+
+/// A mangled line can still be `quit` as the engine reads it (`\t\x0b quit`): the
+/// session ends there, whatever the burst meant to send after it.
+fn cut_at_quit(out: &mut Vec<Line>) {
+    if let Some(i) = out
+        .iter()
+        .position(|l| GtpGrammar::command_name(&l.bytes) == "quit")
+    {
+        out.truncate(i + 1);
+        out[i].ends_session = true;
     }
 }
 
@@ -646,6 +658,7 @@ impl Grammar for GanaGrammar {
         } else {
             out.push(Line::text("protocol_version"));
         }
+        cut_at_quit(&mut out);
         out
     }
 
@@ -905,6 +918,14 @@ impl Grammar for GomocupGrammar {
                     if self.slow && Self::is_search(&word) {
                         out.extend(GOMOCUP_FAST.iter().map(|l| Line::text(*l)));
                         self.slow = false;
+                    }
+                    if word == "END" {
+                        // A mangled line the brain reads as END: the session ends here.
+                        out.push(Line {
+                            bytes: l.bytes,
+                            ends_session: true,
+                        });
+                        return out;
                     }
                     self.in_block = ["BOARD", "YXBOARD", "SWAP2BOARD"].contains(&word.as_str());
                 }
