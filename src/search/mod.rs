@@ -21,6 +21,30 @@ pub struct Limits {
     pub fault: bool,
 }
 
+/// The stack of every search thread. The searches recurse (alpha-beta by depth; the Go
+/// priors' ladder reading holds two boards of about 18 KB a level, up to 80 levels) and
+/// a spawned thread's default 2 MB overflowed on 25x25 — an abort no guard can catch.
+/// Only the pages a search touches are ever mapped.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// Spawns a search thread in `scope` with [`SEARCH_STACK_BYTES`] of stack; `None` when
+/// the system refuses another thread (the search then goes on with those it has).
+pub fn spawn_search<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> Option<std::thread::ScopedJoinHandle<'scope, T>> {
+    match std::thread::Builder::new()
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn_scoped(scope, f)
+    {
+        Ok(h) => Some(h),
+        Err(e) => {
+            eprintln!("tengen: cannot start a search thread ({e}); going on without it");
+            None
+        }
+    }
+}
+
 /// Test hook: a search thread that panics at once, as one with a bug would; the thread
 /// scope carries the panic to the caller as it does any search thread's. The protocols'
 /// recovery is tested with it (`TENGEN_TEST_HOOKS`).

@@ -121,6 +121,36 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_ladder_reads_in_a_search_thread() {
+        // The same shape in the lower left corner of 25x25: the ladder runs the whole
+        // diagonal, two boards a level deep. In a thread with the default 2 MB stack it
+        // overflowed (found by the fuzzer through final_score on 25x25): search threads
+        // get `SEARCH_STACK_BYTES`.
+        let mut rows = vec![vec!['.'; 25]; 25];
+        for (x, y, c) in [
+            (3, 19, 'X'),
+            (2, 20, 'X'),
+            (3, 20, 'O'),
+            (3, 21, 'X'),
+            (4, 21, 'X'),
+        ] {
+            rows[y][x] = c;
+        }
+        let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+        let mut b = board(&text.join("\n"));
+        b.set_to_move(Color::White);
+        let w = b.vertex(3, 20).unwrap();
+        assert_eq!(b.atari_liberty(w), b.vertex(4, 20));
+        let read = std::thread::scope(|s| {
+            crate::search::spawn_search(s, || ladder_captured(&b, w))
+                .expect("a thread")
+                .join()
+                .unwrap()
+        });
+        assert!(read, "the ladder works to the edge");
+    }
+
+    #[test]
     fn a_chain_that_can_capture_a_neighbour_escapes() {
         let mut b = board(
             ". . . . .

@@ -665,7 +665,7 @@ pub fn search(
         for id in 1..threads {
             let (shared, moves, limits) = (&shared, &moves, limits);
             let board = board.clone();
-            s.spawn(move || {
+            super::spawn_search(s, move || {
                 let mut w = Worker::new(board, shared, id);
                 w.think(moves, limits, &super::Silent);
                 shared.nodes.fetch_add(w.unreported, Ordering::Relaxed);

@@ -203,7 +203,7 @@ impl Mcts {
         std::thread::scope(|s| {
             for t in 1..threads.max(1) {
                 let (playouts, done) = (&playouts, &done);
-                s.spawn(move || {
+                crate::search::spawn_search(s, move || {
                     let mut w = Worker::new::<G>(seed ^ (t as u64) << 32);
                     while !done.load(Relaxed) && !stop.load(Relaxed) {
                         w.simulate(this, root);
