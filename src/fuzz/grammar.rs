@@ -479,18 +479,23 @@ impl Grammar for GtpGrammar {
                 out.push(l);
             }
         }
-        if rng.random_range(0..150) == 0 {
-            out.push(Line {
-                bytes: b"quit".to_vec(),
-                ends_session: true,
-            });
-        } else {
-            // Ends any analysis and shows the engine still answers.
-            out.push(Line::text("protocol_version"));
-        }
-        cut_at_quit(&mut out);
+        end_burst(rng, &mut out);
         out
     }
+}
+
+/// The end of a GTP-framed burst: now and then `quit`, otherwise a plain command that
+/// ends any analysis and shows the engine still answers; nothing after a quit.
+fn end_burst(rng: &mut SmallRng, out: &mut Vec<Line>) {
+    if rng.random_range(0..150) == 0 {
+        out.push(Line {
+            bytes: b"quit".to_vec(),
+            ends_session: true,
+        });
+    } else {
+        out.push(Line::text("protocol_version"));
+    }
+    cut_at_quit(out);
 }
 
 /// A mangled line can still be `quit` as the engine reads it (`\t\x0b quit`): the
@@ -650,15 +655,7 @@ impl Grammar for GanaGrammar {
             }
             out.push(l);
         }
-        if rng.random_range(0..150) == 0 {
-            out.push(Line {
-                bytes: b"quit".to_vec(),
-                ends_session: true,
-            });
-        } else {
-            out.push(Line::text("protocol_version"));
-        }
-        cut_at_quit(&mut out);
+        end_burst(rng, &mut out);
         out
     }
 
