@@ -6,7 +6,9 @@
 //! `quit`/`END` end the process within a second.
 //!
 //! A failure is written with the whole session's input to `fail-N.in` in the working
-//! folder, to replay with `tengen gtp < fail-N.in` (or `gomocup`).
+//! folder, to replay with `tengen gtp < fail-N.in` (or `gomocup`), and the number of
+//! lines in each burst, in order, to `fail-N.bursts` (a replay that waits for the
+//! replies between bursts, as the fuzzer did, is then exact).
 
 pub mod grammar;
 
@@ -153,6 +155,8 @@ struct Engine {
     err_seen: usize,
     /// Every byte sent this session (for the failure transcript).
     sent: Vec<u8>,
+    /// Lines per burst this session, in order (so that a replay can send them as sent).
+    bursts: Vec<usize>,
 }
 
 impl Engine {
@@ -212,6 +216,7 @@ impl Engine {
             err,
             err_seen: 0,
             sent: Vec::new(),
+            bursts: Vec::new(),
         })
     }
 
@@ -222,6 +227,7 @@ impl Engine {
             bytes.push(b'\n');
         }
         self.sent.extend_from_slice(&bytes);
+        self.bursts.push(lines.len());
         let stdin = self.stdin.as_mut().ok_or("stdin closed")?;
         stdin
             .write_all(&bytes)
@@ -401,6 +407,8 @@ fn fail(cfg: &Config, sum: &mut Summary, e: &mut Engine, what: &str) {
     let n = sum.failures.len() + 1;
     let path = cfg.dir.join(format!("fail-{n}.in"));
     let _ = std::fs::write(&path, &e.sent);
+    let sizes: Vec<String> = e.bursts.iter().map(|b| b.to_string()).collect();
+    let _ = std::fs::write(cfg.dir.join(format!("fail-{n}.bursts")), sizes.join("\n"));
     e.kill();
     sum.failures.push(format!(
         "{what}; stderr: {}; input: {}",
