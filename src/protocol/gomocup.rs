@@ -576,19 +576,10 @@ impl Session {
         let stop = AtomicBool::new(false);
         let engine = self.engine.as_ref().expect("ready");
         let (rx, queue, out) = (&self.rx, &mut self.queue, &self.out);
-        // The job is taken by whichever runs it: the search thread, or this one if the
-        // system has no thread to spare.
-        let job = Mutex::new(Some(f));
-        let take = || {
-            job.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .take()
-                .expect("the search runs once")
-        };
         std::thread::scope(|s| {
-            let Some(handle) = crate::search::spawn_search(s, || take()(engine, &stop)) else {
-                return take()(engine, &stop);
-            };
+            // A plain thread, as before 5201f38: with the search-stack helper here the
+            // million-line Gomocup fuzz saw segfaults in libc (under investigation).
+            let handle = s.spawn(|| f(engine, &stop));
             while !handle.is_finished() {
                 match rx.recv_timeout(Duration::from_millis(5)) {
                     Ok(Some(line)) => {
