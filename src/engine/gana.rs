@@ -81,8 +81,7 @@ impl GanaEngine {
 
     /// Sizes the search tree to what `mb` megabytes hold; what the tree knew is lost.
     pub fn set_memory_mb(&mut self, mb: usize) {
-        self.mcts = Mcts::new(0, 0);
-        self.mcts = Mcts::with_memory_mb(mb, 0);
+        self.mcts.set_memory_mb(mb);
         self.tree_at = None;
         self.tree_side = None;
     }

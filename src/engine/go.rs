@@ -81,9 +81,7 @@ impl GoEngine {
 
     /// Sizes the search tree to what `mb` megabytes hold; what the tree knew is lost.
     pub fn set_memory_mb(&mut self, mb: usize) {
-        // The old arena goes first, so that the two never count together.
-        self.mcts = Mcts::new(0, 0);
-        self.mcts = Mcts::with_memory_mb(mb, crate::games::go::board::CELLS);
+        self.mcts.set_memory_mb(mb);
         self.tree_at = None;
     }
 

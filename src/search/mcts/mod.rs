@@ -157,6 +157,14 @@ impl Mcts {
         Mcts::new(Tree::nodes_for(bytes), points)
     }
 
+    /// Resizes the tree to what `mb` megabytes hold (as [`Mcts::with_memory_mb`]); the
+    /// tree's contents are lost, the tuning and the seed kept. The old arena is freed
+    /// first, so that the two never count against memory together.
+    pub fn set_memory_mb(&mut self, mb: usize) {
+        self.tree = Tree::new(0);
+        self.tree = Mcts::with_memory_mb(mb, 0).tree;
+    }
+
     /// Keeps the subtree after `moves` (played since the last search) as the new root,
     /// or starts afresh when they left the tree. Returns whether anything was kept.
     pub fn advance(&mut self, moves: &[Move]) -> bool {
