@@ -572,14 +572,25 @@ impl Session {
 
     /// Runs `f` on the engine in a thread while this one keeps reading: `END` quits at
     /// once, `STOP`/`YXSTOP` stop the search, other lines wait in the queue.
-    fn searching<T: Send>(&mut self, f: impl FnOnce(&FiarEngine, &AtomicBool) -> T + Send) -> T {
+    fn searching<T, F>(&mut self, f: F) -> T
+    where
+        T: Send,
+        F: FnOnce(&FiarEngine, &AtomicBool) -> T + Send,
+    {
         let stop = AtomicBool::new(false);
         let engine = self.engine.as_ref().expect("ready");
         let (rx, queue, out) = (&self.rx, &mut self.queue, &self.out);
+        // Kept where this thread can take it back if no search thread can be had.
+        let job = std::sync::Mutex::new(Some(f));
+        let run = |job: &std::sync::Mutex<Option<F>>| {
+            let f = job.lock().ok().and_then(|mut j| j.take())?;
+            Some(f(engine, &stop))
+        };
         std::thread::scope(|s| {
-            // A plain thread, as before 5201f38: with the search-stack helper here the
-            // million-line Gomocup fuzz saw segfaults in libc (under investigation).
-            let handle = s.spawn(|| f(engine, &stop));
+            let Some(handle) = crate::search::spawn_search(s, || run(&job)) else {
+                // No thread to spare: think here, deaf to END and STOP for this move.
+                return run(&job).expect("the search did not start");
+            };
             while !handle.is_finished() {
                 match rx.recv_timeout(Duration::from_millis(5)) {
                     Ok(Some(line)) => {
@@ -610,6 +621,7 @@ impl Session {
             handle
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p))
+                .expect("the search ran once")
         })
     }
 

@@ -630,7 +630,8 @@ impl<W: Write + Send> Session<'_, W> {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let stopper = &stop;
         std::thread::scope(|s| {
-            s.spawn(move || {
+            // Joined, not detached: see `search::spawn_search`.
+            let timer = s.spawn(move || {
                 let _ = rx.recv_timeout(Duration::from_millis(1000));
                 stopper.store(true, Ordering::Relaxed);
             });
@@ -642,6 +643,7 @@ impl<W: Write + Send> Session<'_, W> {
                 None,
             );
             let _ = tx.send(());
+            let _ = timer.join();
             r
         })
     }

@@ -29,6 +29,12 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Spawns a search thread in `scope` with [`SEARCH_STACK_BYTES`] of stack; `None` when
 /// the system refuses another thread (the search then goes on with those it has).
+///
+/// Join the handle (see [`Helpers`]); never drop it. Dropping detaches the thread, and
+/// glibc's `pthread_detach` (2.36 here) races with the exit of the thread it detaches:
+/// when the exiting thread frees itself first, a stack too large for glibc's cache is
+/// unmapped under the detaching call, which then segfaults. The million-line Gomocup
+/// fuzz hit it four times with helpers detached at spawn.
 pub fn spawn_search<'scope, T: Send + 'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     f: impl FnOnce() -> T + Send + 'scope,
@@ -45,12 +51,74 @@ pub fn spawn_search<'scope, T: Send + 'scope>(
     }
 }
 
+/// The helper threads of one search, spawned with [`spawn_search`] and always joined.
+///
+/// [`Helpers::finish`] raises the helpers' stop flag, joins them and carries a helper's
+/// panic on to the caller (and from there to the command's guard). If the main thread
+/// panics first, dropping this does the same without the panic: the helpers stop with
+/// it instead of keeping the thread scope, and the engine, waiting for ever.
+pub struct Helpers<'scope, 'a> {
+    stop: &'a std::sync::atomic::AtomicBool,
+    handles: Vec<std::thread::ScopedJoinHandle<'scope, ()>>,
+}
+
+impl<'scope, 'a> Helpers<'scope, 'a> {
+    /// Helpers that run until `stop` is raised.
+    pub fn new(stop: &'a std::sync::atomic::AtomicBool) -> Self {
+        Helpers {
+            stop,
+            handles: Vec::new(),
+        }
+    }
+
+    pub fn spawn(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        f: impl FnOnce() + Send + 'scope,
+    ) {
+        self.handles.extend(spawn_search(scope, f));
+    }
+
+    pub fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.handles.is_empty()
+    }
+
+    pub fn finish(mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut panic = None;
+        for h in self.handles.drain(..) {
+            if let Err(p) = h.join() {
+                panic.get_or_insert(p);
+            }
+        }
+        if let Some(p) = panic {
+            std::panic::resume_unwind(p);
+        }
+    }
+}
+
+impl Drop for Helpers<'_, '_> {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
 /// Test hook: a search thread that panics at once, as one with a bug would; the thread
 /// scope carries the panic to the caller as it does any search thread's. The protocols'
 /// recovery is tested with it (`TENGEN_TEST_HOOKS`).
 pub fn injected_fault() {
     std::thread::scope(|s| {
-        s.spawn(|| panic!("injected fault in a search thread"));
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let mut helpers = Helpers::new(&never);
+        helpers.spawn(s, || panic!("injected fault in a search thread"));
+        helpers.finish();
     });
 }
 
@@ -99,4 +167,68 @@ pub struct Silent;
 
 impl Reporter for Silent {
     fn iteration(&self, _: &Info) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    /// The shape every search has: helpers loop until a flag, the main thread works.
+    /// When the main thread panics, the helpers must stop and the panic reach the
+    /// caller; otherwise the command's guard would wait for ever.
+    #[test]
+    fn a_panicking_main_thread_stops_its_helpers_and_reports_the_panic() {
+        let done = AtomicBool::new(false);
+        let stopped = AtomicU32::new(0);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|s| {
+                let mut helpers = Helpers::new(&done);
+                for _ in 0..3 {
+                    let (done, stopped) = (&done, &stopped);
+                    helpers.spawn(s, move || {
+                        while !done.load(Ordering::Relaxed) {
+                            std::thread::yield_now();
+                        }
+                        stopped.fetch_add(1, Ordering::Relaxed);
+                    });
+                }
+                if helpers.len() == 3 {
+                    panic!("the main search thread fails");
+                }
+                helpers.finish();
+            })
+        }));
+        assert!(outcome.is_err(), "the panic reaches the caller");
+        assert_eq!(stopped.load(Ordering::Relaxed), 3, "every helper stopped");
+    }
+
+    #[test]
+    fn a_helper_panic_reaches_the_caller_after_every_helper_is_joined() {
+        let finished = AtomicU32::new(0);
+        let stop = AtomicBool::new(false);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|s| {
+                let mut helpers = Helpers::new(&stop);
+                for i in 0..4 {
+                    let finished = &finished;
+                    helpers.spawn(s, move || {
+                        if i == 1 {
+                            panic!("helper {i} fails");
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        finished.fetch_add(1, Ordering::Relaxed);
+                    });
+                }
+                helpers.finish();
+            })
+        }));
+        let payload = outcome.expect_err("the helper's panic is carried on");
+        assert_eq!(
+            payload.downcast_ref::<String>().map(String::as_str),
+            Some("helper 1 fails")
+        );
+        assert_eq!(finished.load(Ordering::Relaxed), 3);
+        assert!(stop.load(Ordering::Relaxed), "finish raises the flag");
+    }
 }

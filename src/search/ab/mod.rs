@@ -662,10 +662,11 @@ pub fn search(
     };
     let threads = threads.max(1);
     let (best, score, depth) = std::thread::scope(|s| {
+        let mut helpers = super::Helpers::new(&shared.stop);
         for id in 1..threads {
             let (shared, moves, limits) = (&shared, &moves, limits);
             let board = board.clone();
-            super::spawn_search(s, move || {
+            helpers.spawn(s, move || {
                 let mut w = Worker::new(board, shared, id);
                 w.think(moves, limits, &super::Silent);
                 shared.nodes.fetch_add(w.unreported, Ordering::Relaxed);
@@ -674,7 +675,7 @@ pub fn search(
         let mut main = Worker::new(board.clone(), &shared, 0);
         let result = main.think(&moves, limits, reporter);
         shared.nodes.fetch_add(main.unreported, Ordering::Relaxed);
-        shared.stop.store(true, Ordering::Relaxed);
+        helpers.finish();
         result
     });
     let nodes = shared.nodes.load(Ordering::Relaxed);

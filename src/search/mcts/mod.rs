@@ -209,9 +209,10 @@ impl Mcts {
         let done = AtomicBool::new(false);
         let this = &*self;
         std::thread::scope(|s| {
+            let mut helpers = crate::search::Helpers::new(&done);
             for t in 1..threads.max(1) {
                 let (playouts, done) = (&playouts, &done);
-                crate::search::spawn_search(s, move || {
+                helpers.spawn(s, move || {
                     let mut w = Worker::new::<G>(seed ^ (t as u64) << 32);
                     while !done.load(Relaxed) && !stop.load(Relaxed) {
                         w.simulate(this, root);
@@ -247,7 +248,7 @@ impl Mcts {
                     break;
                 }
             }
-            done.store(true, Relaxed);
+            helpers.finish();
         });
         let n = playouts.load(Relaxed);
         self.report(n, start.elapsed())
