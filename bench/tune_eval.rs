@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tengen::arena::opening;
 use tengen::core::Color;
 use tengen::core::tt::Table;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
@@ -22,6 +21,7 @@ use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
 use tengen::search::ab::threat::Vcf;
 use tengen::search::{Limits, Silent};
+use tengen::tournament::{GameKind, openings::random_fiar};
 
 #[derive(Parser)]
 struct Args {
@@ -115,7 +115,16 @@ fn play(args: &Args) -> Result<Vec<Sample>, String> {
 
 fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table) -> Vec<Sample> {
     let mut board = Board::with_size(variant, 15, 15).expect("15x15 suits every variant");
-    for p in opening(variant, 15, stones, seed) {
+    let kind = GameKind::Fiar {
+        variant,
+        width: 15,
+        height: 15,
+    };
+    for m in &random_fiar(&kind, stones, 1, seed)[0].moves {
+        let (x, y) = m.split_once(',').expect("x,y");
+        let p = board
+            .point(x.parse().expect("x"), y.parse().expect("y"))
+            .expect("on the board");
         board
             .play_any_opening(Move::Place(p))
             .expect("openings are legal");

@@ -162,8 +162,8 @@ fn a_gana_match_writes_a_record_that_replays_to_its_result() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("game   1:"), "{out}");
-    let record = std::fs::read_to_string(dir.join("game-001.txt")).unwrap();
+    assert!(out.contains("game 1 ("), "{out}");
+    let record = std::fs::read_to_string(dir.join("game-000001.txt")).unwrap();
     let lines: Vec<&str> = record.lines().collect();
     use tengen::games::gana::{Board, Outcome};
     assert_eq!(Some(lines[1].to_string()), Board::start().to_text());

@@ -4,8 +4,6 @@
 //! foundations (`core`); the `tengen` binary puts a command line on top.
 
 pub mod analyse;
-pub mod arena;
-pub mod arena_gtp;
 pub mod bench;
 pub mod core;
 pub mod engine;
@@ -13,3 +11,4 @@ pub mod fuzz;
 pub mod games;
 pub mod protocol;
 pub mod search;
+pub mod tournament;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use tengen::analyse::{self, Input};
 use tengen::protocol::gomocup;
 
@@ -132,6 +132,24 @@ enum Command {
         /// moves
         #[arg(long)]
         sgf_dir: Option<String>,
+    },
+    /// Run an engine tournament: Gomocup brains (five-in-a-row) or GTP engines (Go,
+    /// Gana), round-robin or gauntlet, several games at once, refereed by Tengen's
+    /// rules; results resume and merge across shards. `tengen tournament report FILES`
+    /// prints the crosstable of results files.
+    Tournament(Box<tengen::tournament::cli::TournamentArgs>),
+    /// A broken engine for testing referees (hidden): plays simply, and at its AT-th
+    /// move crashes, hangs, answers garbage or an error, plays illegally or slowly.
+    #[command(hide = true)]
+    FakeEngine {
+        /// gomocup, gtp (Go: passes) or gana
+        #[arg(long, default_value = "gomocup")]
+        protocol: String,
+        /// none, crash, hang, garbage, error, illegal or slow=MS
+        #[arg(long, default_value = "none")]
+        fault: String,
+        #[arg(long, default_value_t = 1)]
+        at: usize,
     },
     /// Speak the Gomocup (Piskvork) protocol with Yixin-Board's extensions on stdin/stdout.
     Gomocup {
@@ -336,85 +354,75 @@ fn run(cli: Cli) -> Result<String, String> {
             judge,
             sgf_dir,
         } => {
-            let split = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-            if game == "go" || game == "gana" {
-                let (e1, e2) = (split(&engine1), split(&engine2));
-                if e1.is_empty() || e2.is_empty() {
-                    return Err("--engine1 and --engine2 need a command".into());
-                }
-                if game == "go" && !(2..=25).contains(&size) {
-                    return Err(format!("--size {size}: Go boards are 2..=25"));
-                }
-                let cfg = tengen::arena_gtp::Config {
-                    game: if game == "go" {
-                        tengen::arena_gtp::GtpGame::Go
-                    } else {
-                        tengen::arena_gtp::GtpGame::Gana
-                    },
-                    engines: [e1, e2],
-                    judge: judge.as_deref().map(split).filter(|j| !j.is_empty()),
-                    size,
-                    komi,
-                    rules: rules.parse().map_err(|e| format!("{e}"))?,
-                    games,
-                    move_secs: [time1.unwrap_or(time), time].map(|ms| ms as f64 / 1000.0),
-                    sgf_dir,
-                };
-                let t = tengen::arena_gtp::run(&cfg, emit)?;
-                let (elo, margin) = t.elo();
-                return Ok(format!(
-                    "engine1 +{} ={} -{}: {:.1}%, elo {elo:+.0} ± {margin:.0}",
-                    t.wins,
-                    t.draws,
-                    t.losses,
-                    t.score() * 100.0
-                ));
-            }
-            if game != "gomoku" {
-                return Err(format!("--game {game}: gomoku, go or gana"));
-            }
-            if time1.is_some() {
+            use tengen::tournament::cli::{RunArgs, config, finish};
+            if time1.is_some() && game == "gomoku" {
                 return Err("--time1: time odds are for --game go or gana".into());
             }
-            let variant = variant(Some(v))?.expect("given");
-            if !(5..=32).contains(&size) {
-                return Err(format!("--size {size}: must be 5..=32"));
-            }
-            if opening_stones > 12 {
-                return Err(format!(
-                    "--opening-stones {opening_stones}: at most 12 (they go in the central 7x7)"
-                ));
-            }
-            let (e1, e2) = (split(&engine1), split(&engine2));
-            if e1.is_empty() || e2.is_empty() {
-                return Err("--engine1 and --engine2 need a command".into());
-            }
-            let cfg = tengen::arena::Config {
-                engines: [e1, e2],
-                variant,
-                size,
+            let tc = |ms: u64| {
+                if game == "gomoku" {
+                    format!("0/{}", ms as f64 / 1000.0)
+                } else {
+                    format!("0+{}x1", ms as f64 / 1000.0)
+                }
+            };
+            let engines = vec![
+                vec![
+                    "name=engine1".to_string(),
+                    format!("cmd={engine1}"),
+                    format!("tc={}", tc(time1.unwrap_or(time))),
+                ],
+                vec![
+                    "name=engine2".to_string(),
+                    format!("cmd={engine2}"),
+                    format!("tc={}", tc(time)),
+                ],
+            ];
+            let args = RunArgs {
+                engine: Vec::new(),
+                engines,
+                each: Vec::new(),
+                game,
+                variant: v,
+                size: Some(size.to_string()),
+                komi,
+                rules,
+                handicap: 0,
+                gauntlet: false,
                 games,
-                turn_ms: time,
+                rounds: 1,
+                repeat: games % 2 == 0,
+                tc: None,
+                tolerance: 1.0,
+                openings: Vec::new(),
+                transform: false,
                 opening_stones,
                 seed,
+                max_plies: 0,
+                judge,
+                concurrency: 1,
+                results: None,
+                records: sgf_dir.map(PathBuf::from),
+                shard: None,
+                sprt: Vec::new(),
+                fatal_error: false,
             };
-            let mut tally = tengen::arena::Tally::default();
-            for n in 0..games {
-                let g = tengen::arena::play_game(&cfg, n)?;
-                tally.add(&g);
-                emit(&tengen::arena::game_line(&g, &tally));
+            finish(&config(&args)?, emit)
+        }
+        Command::Tournament(t) => tengen::tournament::cli::run(&t, emit),
+        Command::FakeEngine {
+            protocol,
+            fault,
+            at,
+        } => {
+            use tengen::tournament::fake;
+            let fault: fake::Fault = fault.parse()?;
+            match protocol.as_str() {
+                "gomocup" => fake::gomocup(fault, at),
+                "gtp" => fake::gtp(fault, at, false),
+                "gana" => fake::gtp(fault, at, true),
+                p => return Err(format!("--protocol {p}: gomocup, gtp or gana")),
             }
-            let (elo, margin) = tally.elo();
-            Ok(format!(
-                "engine1 vs engine2: +{} ={} -{} of {}, score {:.1}%, elo {:+.0} ± {:.0} (95%)\n",
-                tally.wins,
-                tally.draws,
-                tally.losses,
-                tally.games(),
-                tally.score() * 100.0,
-                elo,
-                margin
-            ))
+            Ok(String::new())
         }
         Command::Bench {
             depth,
@@ -624,10 +632,19 @@ fn main() -> ExitCode {
     if invoked_as.to_ascii_lowercase().starts_with("pbrain-") && args.len() == 1 {
         args.push("gomocup".into());
     }
-    let cli = match Cli::try_parse_from(args) {
+    let matches = match Cli::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => e.exit(),
+    };
+    let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    if let (Command::Tournament(t), Some(("tournament", m))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        t.run.engines = tengen::tournament::cli::engine_groups(m);
+    }
     match run(cli) {
         Ok(out) => {
             emit(out.trim_end_matches('\n'));
