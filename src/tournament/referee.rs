@@ -163,8 +163,16 @@ impl Table for FiarTable {
     }
 
     fn record(&self, names: [&str; 2], first: usize, ending: &Ending) -> String {
-        let sgf = crate::games::fiar::record::Record::of_board(&self.board).to_sgf();
-        with_info(sgf, names, first, ending)
+        let mut rec = crate::games::fiar::record::Record::of_board(&self.board);
+        // The board never placed a foul; the record shows the move that lost.
+        if let Outcome::Win {
+            reason: crate::games::fiar::WinReason::Foul { point, .. },
+            ..
+        } = self.board.outcome()
+        {
+            rec.moves.push(Move::Place(point));
+        }
+        with_info(rec.to_sgf(), names, first, ending)
     }
 }
 
