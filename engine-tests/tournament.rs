@@ -232,6 +232,24 @@ fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
 }
 
 #[test]
+fn fatal_error_stops_the_run_at_the_first_crash() {
+    let dir = temp("fatal");
+    let results = dir.join("r.jsonl");
+    let mut args = s(&["tournament", "--games", "20", "--repeat", "--fatal-error"]);
+    args.extend(s(&["--size", "9", "--results", results.to_str().unwrap()]));
+    args.extend(fake("good", "gomocup", "none", 1));
+    args.extend(fake("bad", "gomocup", "crash", 2));
+    let (code, _, err) = tengen(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("crashed") && err.contains("--fatal-error"),
+        "{err}"
+    );
+    assert_eq!(games(&results).len(), 1, "the crash ended the run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_sprt_stops_the_run_once_decided() {
     let dir = temp("sprt");
     let results = dir.join("r.jsonl");
@@ -286,7 +304,7 @@ fn every_record_reads_back_and_replays_to_its_result() {
         "--variant",
         "renju",
         "--games",
-        "4",
+        "6",
         "--repeat",
     ]);
     args.extend(s(&["--results", results.to_str().unwrap()]));
@@ -295,7 +313,14 @@ fn every_record_reads_back_and_replays_to_its_result() {
     args.extend(fake("b", "gomocup", "none", 1));
     let (code, _, err) = tengen(&args);
     assert_eq!(code, 0, "{err}");
-    for g in games(&results) {
+    let played = games(&results);
+    assert!(
+        played
+            .iter()
+            .any(|g| g["reason"].as_str().unwrap().contains("black played")),
+        "the fakes' games include a renju foul, which loses: {played:?}"
+    );
+    for g in played {
         let n = g["game"].as_u64().unwrap() + 1;
         let text = std::fs::read_to_string(recs.join(format!("game-{n:06}.sgf"))).unwrap();
         let rec = Record::read_sgf(&text).unwrap();

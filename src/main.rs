@@ -395,6 +395,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 tolerance: 1.0,
                 openings: Vec::new(),
                 transform: false,
+                srand: None,
                 opening_stones,
                 seed,
                 max_plies: 0,

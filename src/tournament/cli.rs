@@ -86,6 +86,9 @@ pub struct RunArgs {
     /// [srand=N]; Go: an SGF file or folder; Gana: position text, one a line
     #[arg(long, num_args = 1..)]
     pub openings: Vec<String>,
+    /// Seed of the book's random order (order=random; default --seed)
+    #[arg(long)]
+    pub srand: Option<u64>,
     /// Five-in-a-row: play the book in each of the 8 board symmetries in turn
     #[arg(long)]
     pub transform: bool,
@@ -208,7 +211,10 @@ pub fn config(a: &RunArgs) -> Result<Config, String> {
     // The book.
     let mut file = None;
     let mut format = None;
-    let mut order = Order::Sequential;
+    let mut order = match a.srand {
+        Some(n) => Order::Random(n),
+        None => Order::Sequential,
+    };
     for w in &a.openings {
         match w.split_once('=') {
             None => file = Some(PathBuf::from(w)),
@@ -218,7 +224,7 @@ pub fn config(a: &RunArgs) -> Result<Config, String> {
             Some(("order", "sequential")) => {}
             Some(("order", "random")) => {
                 if order == Order::Sequential {
-                    order = Order::Random(a.seed)
+                    order = Order::Random(a.srand.unwrap_or(a.seed))
                 }
             }
             Some(("srand", n)) => {

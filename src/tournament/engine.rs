@@ -185,7 +185,16 @@ impl Process {
     /// as c-gomoku-cli does, so that an engine finds the files beside it.
     pub fn start(cmd: &[String]) -> Result<Process, Fault> {
         let prog = std::path::Path::new(&cmd[0]);
-        let mut command = Command::new(prog);
+        let mut command = match prog.canonicalize() {
+            Ok(full) if cmd[0].contains('/') => {
+                let mut c = Command::new(&full);
+                if let Some(dir) = full.parent() {
+                    c.current_dir(dir);
+                }
+                c
+            }
+            _ => Command::new(prog),
+        };
         command
             .args(&cmd[1..])
             .stdin(Stdio::piped())

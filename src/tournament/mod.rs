@@ -337,15 +337,23 @@ pub fn run(cfg: &Config, mut emit: impl FnMut(&str)) -> Result<Summary, String> 
                         return;
                     };
                     let r = play_slot(cfg, &slot);
-                    if tx.send((slot, r)).is_err() {
+                    // Wait for the game to be recorded (and the stop flag updated)
+                    // before taking another: a decided SPRT or a fatal error must not
+                    // start one more game.
+                    let (ack, recorded) = mpsc::channel::<()>();
+                    if tx.send((slot, r, ack)).is_err() {
                         return;
                     }
+                    // The main thread drops `ack` when done with the game.
+                    let _ = recorded.recv();
                 }
             }));
         }
         drop(tx);
         let mut failure = None;
-        for (slot, r) in rx {
+        for (slot, r, ack) in rx {
+            // Dropped at the end of this turn of the loop: the worker goes on then.
+            let _ack = ack;
             let (opening, played) = match r {
                 Ok(x) => x,
                 Err(e) => {
