@@ -25,6 +25,9 @@ pub struct Spec {
     pub playouts: Option<u64>,
     /// Grace on top of the time allowed before a slow move loses on time.
     pub tolerance: Option<Duration>,
+    /// The folder the engine runs in (`dir=`, as cutechess-cli's), for engines that
+    /// find their files in the current folder.
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// Splits a command line: words separated by blanks, `"…"` or `'…'` quoting, `\`
@@ -82,6 +85,7 @@ impl Spec {
             nodes: None,
             playouts: None,
             tolerance: None,
+            dir: None,
         };
         for w in each.iter().chain(words) {
             let (k, v) = w
@@ -96,6 +100,12 @@ impl Spec {
                 "cmd" => s.cmd = split_command(v)?,
                 "threads" | "thread" => s.threads = Some(num()?.clamp(1, 1024) as usize),
                 "tc" => s.tc = Some(v.to_string()),
+                "dir" => {
+                    if !std::path::Path::new(v).is_dir() {
+                        return Err(format!("--engine dir={v}: no such folder"));
+                    }
+                    s.dir = Some(v.into());
+                }
                 "depth" => s.depth = Some(num()?),
                 "nodes" => s.nodes = Some(num()?),
                 "playouts" => s.playouts = Some(num()?),
@@ -114,7 +124,7 @@ impl Spec {
                     }
                     _ => {
                         return Err(format!(
-                            "--engine {k}=: name, cmd, threads, tc, depth, nodes, playouts, tolerance or option.KEY"
+                            "--engine {k}=: name, cmd, dir, threads, tc, depth, nodes, playouts, tolerance or option.KEY"
                         ));
                     }
                 },
@@ -138,15 +148,16 @@ impl Spec {
     }
 }
 
-/// Whether `program` names an executable file: a path, or a name found in `PATH`.
-/// Checked before a run, so that a typo is an error rather than a forfeited game.
-pub fn runnable(program: &str) -> bool {
+/// Whether `program` names an executable file: a path (relative to `dir` when given,
+/// as the engine is started there), or a name found in `PATH`. Checked before a run,
+/// so that a typo is an error rather than a forfeited game.
+pub fn runnable(program: &str, dir: Option<&std::path::Path>) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let ok = |p: &std::path::Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };
     if program.contains('/') {
-        return ok(std::path::Path::new(program));
+        return ok(&dir.unwrap_or(std::path::Path::new(".")).join(program));
     }
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|d| ok(&d.join(program))))
@@ -181,20 +192,13 @@ pub struct Process {
 }
 
 impl Process {
-    /// Starts `cmd` with stderr dropped. A command with a `/` runs in its own folder,
-    /// as c-gomoku-cli does, so that an engine finds the files beside it.
-    pub fn start(cmd: &[String]) -> Result<Process, Fault> {
-        let prog = std::path::Path::new(&cmd[0]);
-        let mut command = match prog.canonicalize() {
-            Ok(full) if cmd[0].contains('/') => {
-                let mut c = Command::new(&full);
-                if let Some(dir) = full.parent() {
-                    c.current_dir(dir);
-                }
-                c
-            }
-            _ => Command::new(prog),
-        };
+    /// Starts `cmd` with stderr dropped, in `dir` if given (else where the runner runs:
+    /// relative paths in the arguments keep their meaning).
+    pub fn start(cmd: &[String], dir: Option<&std::path::Path>) -> Result<Process, Fault> {
+        let mut command = Command::new(&cmd[0]);
+        if let Some(d) = dir {
+            command.current_dir(d);
+        }
         command
             .args(&cmd[1..])
             .stdin(Stdio::piped())
@@ -311,6 +315,11 @@ mod tests {
         assert_eq!(s.threads, Some(2));
         assert_eq!(s.options, vec![("hash_size".into(), "64".into())]);
         assert!(Spec::parse(&w("name=x"), &[]).is_err(), "cmd is required");
+        assert!(Spec::parse(&w("cmd=x dir=/nonexistent/folder"), &[]).is_err());
+        let d = Spec::parse(&w("cmd=./sh dir=/bin"), &[]).unwrap();
+        assert!(runnable(&d.cmd[0], d.dir.as_deref()), "./sh in /bin");
+        assert!(!runnable("./sh", Some(std::path::Path::new("/"))));
+        assert!(runnable("sh", None), "found in PATH");
         assert!(Spec::parse(&w("cmd=x tc=fast"), &[]).is_err());
         assert!(Spec::parse(&w("cmd=x colour=red"), &[]).is_err());
     }

@@ -131,7 +131,7 @@ impl Config {
             .iter()
             .map(|e| {
                 json!({
-                    "name": e.name, "cmd": e.cmd, "threads": e.threads,
+                    "name": e.name, "cmd": e.cmd, "dir": e.dir, "threads": e.threads,
                     "options": e.options, "tc": e.tc.clone().unwrap_or(self.tc.clone()),
                     "depth": e.depth, "nodes": e.nodes, "playouts": e.playouts,
                     "tolerance_ms": e.tolerance.unwrap_or(self.tolerance).as_millis() as u64,
@@ -170,7 +170,7 @@ impl Config {
                 .map_err(|err| format!("engine {}: {err}", e.name))?;
         }
         for e in self.engines.iter().chain(self.judge.iter()) {
-            if !engine::runnable(&e.cmd[0]) {
+            if !engine::runnable(&e.cmd[0], e.dir.as_deref()) {
                 return Err(format!(
                     "engine {}: cannot run '{}' (no such program, or not executable)",
                     e.name, e.cmd[0]

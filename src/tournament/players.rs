@@ -39,7 +39,7 @@ pub trait Player: Send {
 
 /// Starts `spec`'s engine for `game`.
 pub fn start(spec: &Spec, game: &GameKind) -> Result<Box<dyn Player>, Fault> {
-    let process = Process::start(&spec.cmd)?;
+    let process = Process::start(&spec.cmd, spec.dir.as_deref())?;
     Ok(match game {
         GameKind::Fiar { .. } => Box::new(Gomocup {
             p: process,
