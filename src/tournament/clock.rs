@@ -228,11 +228,14 @@ impl Clock {
     }
 
     /// Charges a move that took `took`; false when it lost on time (over the
-    /// allowance by more than `tolerance`).
+    /// allowance by more than `tolerance`). The tolerance is for lag: a move within it
+    /// is charged as if it had ended with its allowance, so that it costs no byo-yomi
+    /// period, nor time the next move needs.
     pub fn charge(&mut self, took: Duration, tolerance: Duration) -> bool {
-        let in_time = took <= self.allowance() + tolerance;
-        let t = took.as_millis() as u64;
-        self.used_ms += t;
+        let allowance = self.allowance();
+        let in_time = took <= allowance + tolerance;
+        self.used_ms += took.as_millis() as u64;
+        let t = if in_time { took.min(allowance) } else { took }.as_millis() as u64;
         match self.tc {
             Tc::Gomocup {
                 match_ms, inc_ms, ..
@@ -246,8 +249,8 @@ impl Clock {
                     let over = t - self.main_ms;
                     self.main_ms = 0;
                     // Each whole period overrun is lost; the one the move ended in
-                    // is kept.
-                    let lost = over
+                    // is kept, also when it ends exactly as the period does.
+                    let lost = (over - 1)
                         .checked_div(period_ms)
                         .map_or(self.periods, |n| n as u32);
                     self.periods = self.periods.saturating_sub(lost);
@@ -336,6 +339,10 @@ mod tests {
         assert!(c.charge(Duration::from_millis(6000), Duration::from_secs(2)));
         assert_eq!(c.periods, 1, "an overrun period is gone");
         assert_eq!(c.time_left(), "5 1");
+        // Lag within the tolerance does not cost the last period.
+        assert!(c.charge(Duration::from_millis(5800), Duration::from_secs(1)));
+        assert_eq!(c.periods, 1);
+        assert_eq!(c.allowance(), Duration::from_secs(5));
     }
 
     #[test]
