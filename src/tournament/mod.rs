@@ -386,6 +386,10 @@ pub fn run(cfg: &Config, mut emit: impl FnMut(&str)) -> Result<Summary, String> 
                 stop.store(true, Ordering::Relaxed);
                 fatal.get_or_insert(format!("game {}: {}", slot.game + 1, line.reason));
             }
+            if progress {
+                // The game's line replaces the progress line, which is drawn again below.
+                eprint!("\r\x1b[2K");
+            }
             emit(&format!(
                 "game {} ({} vs {}, {}): {} {} in {} plies",
                 slot.game + 1,
@@ -414,9 +418,10 @@ pub fn run(cfg: &Config, mut emit: impl FnMut(&str)) -> Result<Summary, String> 
                 let rate = started.elapsed().as_secs_f64() / played_now.max(1) as f64;
                 let eta = (total.saturating_sub(n)) as f64 * rate / cfg.concurrency as f64;
                 let mut l = format!(
-                    "\r{n}/{total} games, {}: {:.1}%, elo {elo:+.0} ± {margin:.0}",
+                    "\r{n}/{total} games, {}: {:.1}%, elo {}",
                     cfg.engines[0].name,
-                    100.0 * t.wdl.score()
+                    100.0 * t.wdl.score(),
+                    report::elo_text(t.wdl.score(), elo, margin)
                 );
                 if let Some((llr, _)) = sprt_state {
                     let (lo, hi) = cfg.sprt.expect("running").bounds();
@@ -430,7 +435,7 @@ pub fn run(cfg: &Config, mut emit: impl FnMut(&str)) -> Result<Summary, String> 
             let _ = w.join();
         }
         if progress {
-            eprintln!();
+            eprint!("\r\x1b[2K");
         }
         failure.map_or(Ok(()), Err)
     })?;

@@ -62,12 +62,14 @@ pub fn engines(games: &[&GameLine]) -> Vec<String> {
 }
 
 /// Elo and its margin as shown: a perfect or a null score has no finite Elo.
-fn elo_text(score: f64, elo: f64, margin: f64) -> String {
+pub fn elo_text(score: f64, elo: f64, margin: f64) -> String {
     if score >= 1.0 {
         "+inf".into()
     } else if score <= 0.0 {
         "-inf".into()
     } else {
+        // No "-0" for an even score.
+        let elo = if elo.abs() < 0.5 { 0.0 } else { elo };
         format!("{elo:+.0} ± {margin:.0}")
     }
 }
