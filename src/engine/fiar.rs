@@ -61,7 +61,9 @@ impl Clock {
         };
         Limits {
             deadline: Some(now + Duration::from_millis(hard.min(target * 3 / 2 + 5))),
-            soft: Some(Duration::from_millis(target / 2)),
+            // No new iteration after 85% of the target: one begun earlier that the
+            // deadline cuts still counts when a new move beats the old best.
+            soft: Some(Duration::from_millis(target * 85 / 100)),
             depth,
             nodes,
             ..Default::default()

@@ -214,13 +214,32 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        // Step 2. Moves, and the immediate win.
+        // Step 2. The table, before any move is generated: a cut-off then costs no
+        // generation. (At the horizon, depth 0, the leaf comes first, as before.)
+        let key = self.board.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+            && depth >= 1
+            && e.depth as i32 >= depth
+        {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        // Step 3. Moves, and the immediate win.
         let mut cands = std::mem::take(&mut self.cands[ply]);
         let mut list = std::mem::take(&mut self.lists[ply]);
         candidates(&self.board, &mut cands);
         let generated = generate(&self.board, &cands, &mut list);
         let result = self.search_moves(
-            generated, &cands, &mut list, depth, alpha, beta, ply, pv_node,
+            generated, &cands, &mut list, depth, alpha, beta, ply, pv_node, entry,
         );
         self.cands[ply] = cands;
         self.lists[ply] = list;
@@ -238,6 +257,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        entry: Option<Entry>,
     ) -> i32 {
         let (forced, fours) = match generated {
             Generated::Win(_) => return MATE - ply as i32 - 1,
@@ -249,7 +269,7 @@ impl<'a> Worker<'a> {
             return if forced { -(MATE - ply as i32 - 2) } else { 0 };
         }
         let counting = self.board.variant().counting();
-        // Step 3. Leaves: a VCF of the side to move, else the static score.
+        // Step 4. Leaves: a VCF of the side to move, else the static score.
         if depth <= 0 && !forced {
             if fours
                 && !counting
@@ -265,10 +285,11 @@ impl<'a> Worker<'a> {
             return eval::evaluate(&self.board, cands);
         }
         let depth = depth.max(1);
-        // Step 4. Transposition table.
+        // Step 5. The table's cut-off for a four answered at the horizon (searched at
+        // depth 1 though called at 0), and its move.
         let key = self.board.key();
         let mut tt_move = 0;
-        if let Some(e) = self.shared.tt.probe(key) {
+        if let Some(e) = entry {
             tt_move = e.mv;
             let s = from_tt(e.score, ply);
             if !pv_node && e.depth as i32 >= depth {
@@ -282,7 +303,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        // Step 5. Order: table move, killers, history, pattern score.
+        // Step 6. Order: table move, killers, history, pattern score.
         let killers = self.killers[ply];
         for (p, score) in list.iter_mut() {
             let m = encode(*p);
@@ -301,7 +322,7 @@ impl<'a> Worker<'a> {
             let n = list.len() - k;
             list[k..].rotate_left(((self.id * 7 + ply) % n).min(2));
         }
-        // Step 6. The moves.
+        // Step 7. The moves.
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = 0;
@@ -619,12 +640,13 @@ pub fn search(
     let mut vcf = Vcf::new();
     let mut line = Vec::new();
     // The threat searches do not watch the clock: their budgets shrink with the time
-    // left (VCF runs at about 450 positions a millisecond here), so that
-    // they take at most about a third of it.
+    // left (VCF runs at about 450 positions a millisecond here, VCT at about 150), so
+    // that together they take about a tenth of it and alpha-beta, whose leaves search
+    // fours too, has the rest.
     let ms_left = limits
         .deadline
         .map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
-    let budget = |full: u64, per_ms: u64| ms_left.map_or(full, |ms| full.min(ms * per_ms / 3));
+    let budget = |full: u64, per_ms: u64| ms_left.map_or(full, |ms| full.min(ms * per_ms / 20));
     if vcf.solve(
         &mut scratch,
         ROOT_VCF_DEPTH,
