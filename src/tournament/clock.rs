@@ -177,8 +177,9 @@ pub struct Clock {
     pub tc: Tc,
     /// Main (or match) time left.
     pub main_ms: u64,
-    /// Byo-yomi periods left, or the time left in the Canadian period.
+    /// Byo-yomi periods left.
     pub periods: u32,
+    /// Canadian overtime: time and stones left in the current period.
     pub period_left_ms: u64,
     pub stones_left: u32,
     /// Time used over the whole game.

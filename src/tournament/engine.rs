@@ -1,9 +1,9 @@
 //! The engines of a tournament: how they are given on the command line (`name=… cmd=…
 //! tc=…`), and their processes, read line by line with a deadline on every answer.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::clock::Tc;
@@ -188,7 +188,8 @@ impl std::fmt::Display for Fault {
 pub struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// `None` once the engine's stdout has closed.
+    lines: Receiver<Option<String>>,
 }
 
 impl Process {
@@ -215,28 +216,8 @@ impl Process {
             .stdout
             .take()
             .ok_or(Fault::Crashed("no stdout".into()))?;
-        let (tx, lines) = mpsc::channel();
-        // Detached on purpose: it ends with the engine's stdout, and its stack is the
-        // default one (see `search::spawn_search` for why big-stack threads are not).
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let l = String::from_utf8_lossy(&buf);
-                        if tx
-                            .send(l.trim_end_matches(['\n', '\r']).to_string())
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        // The protocols' own line reader: it ends with the engine's stdout.
+        let lines = crate::protocol::io::spawn_reader(BufReader::new(stdout));
         Ok(Process {
             child,
             stdin,
@@ -254,9 +235,9 @@ impl Process {
     pub fn line(&mut self, deadline: Instant) -> Result<String, Fault> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
+            Ok(Some(l)) => Ok(l),
             Err(RecvTimeoutError::Timeout) => Err(Fault::Silent(left)),
-            Err(RecvTimeoutError::Disconnected) => {
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self
                     .child
                     .wait()

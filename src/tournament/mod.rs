@@ -75,6 +75,16 @@ impl GameKind {
         }
     }
 
+    /// The colour of the engine that moves first in a game pair's first game (the
+    /// game's first player: black, or white in Gana; with a Go handicap black still
+    /// holds it, though white plays first).
+    pub fn first_color(&self) -> crate::core::Color {
+        match self {
+            GameKind::Gana => crate::core::Color::White,
+            _ => crate::core::Color::Black,
+        }
+    }
+
     /// The time control a `tc=` text means for this game's protocol.
     pub fn parse_tc(&self, text: &str) -> Result<Tc, String> {
         match self {
@@ -211,10 +221,7 @@ fn book_key(openings: &[Opening]) -> u64 {
 fn line_of(cfg: &Config, slot: &Slot, opening: &Opening, p: &referee::Played) -> GameLine {
     let first = cfg.engines[slot.first].name.clone();
     let second = cfg.engines[slot.second].name.clone();
-    let first_color = match cfg.kind {
-        GameKind::Gana => crate::core::Color::White,
-        _ => crate::core::Color::Black,
-    };
+    let first_color = cfg.kind.first_color();
     let (black, white) = if first_color == crate::core::Color::Black {
         (first.clone(), second.clone())
     } else {

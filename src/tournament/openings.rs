@@ -8,7 +8,6 @@ use std::path::Path;
 use super::GameKind;
 use super::engine::Spec;
 use super::referee::{FiarTable, GanaTable, GoTable, Table};
-use crate::core::Color;
 use crate::core::error::Point;
 use crate::core::zobrist::splitmix64;
 use crate::games::fiar::{Board, Move, Outcome};
@@ -378,15 +377,6 @@ pub fn empty() -> Opening {
         moves: Vec::new(),
         position: None,
         label: "start".into(),
-    }
-}
-
-/// The colour that plays `moves`' next move (Go: after a handicap white starts).
-pub fn first_to_move(kind: &GameKind) -> Color {
-    match kind {
-        GameKind::Gana => Color::White,
-        GameKind::Go { handicap, .. } if *handicap > 0 => Color::White,
-        _ => Color::Black,
     }
 }
 

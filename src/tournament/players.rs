@@ -247,6 +247,18 @@ impl Gtp {
         }
     }
 
+    /// Tells the engine the moves of `moves` it has not seen.
+    fn catch_up(&mut self, moves: &[(Color, String)]) -> Result<(), Fault> {
+        for (c, m) in &moves[self.told.min(moves.len())..] {
+            self.ask(
+                &format!("play {} {m}", c.name()),
+                Instant::now() + SETUP_TIME,
+            )?;
+        }
+        self.told = moves.len();
+        Ok(())
+    }
+
     fn knows(&self, cmd: &str) -> bool {
         self.known.iter().any(|k| k == cmd)
     }
@@ -325,13 +337,7 @@ impl Player for Gtp {
         clock: &Clock,
         deadline: Instant,
     ) -> Result<String, Fault> {
-        for (c, m) in &moves[self.told.min(moves.len())..] {
-            self.ask(
-                &format!("play {} {m}", c.name()),
-                Instant::now() + SETUP_TIME,
-            )?;
-        }
-        self.told = moves.len();
+        self.catch_up(moves)?;
         if self.knows("time_left") {
             self.try_ask(&format!("time_left {} {}", color.name(), clock.time_left()))?;
         }
@@ -341,13 +347,7 @@ impl Player for Gtp {
     }
 
     fn final_score(&mut self, moves: &[(Color, String)]) -> Result<String, Fault> {
-        for (c, m) in &moves[self.told.min(moves.len())..] {
-            self.ask(
-                &format!("play {} {m}", c.name()),
-                Instant::now() + SETUP_TIME,
-            )?;
-        }
-        self.told = moves.len();
+        self.catch_up(moves)?;
         self.ask("final_score", Instant::now() + Duration::from_secs(120))
     }
 

@@ -358,10 +358,7 @@ pub fn play(specs: [&Spec; 2], rules: &Rules, opening: &Opening) -> Result<Playe
             .map_err(|e| format!("opening move {m}: {e}"))?;
         moves.push((c, t));
     }
-    let first_color = match rules.kind {
-        GameKind::Gana => Color::White,
-        _ => Color::Black,
-    };
+    let first_color = rules.kind.first_color();
     let engine_of = |c: Color| usize::from(c != first_color);
     let opening_plies = moves.len();
     let mut clocks = [Clock::new(rules.tc[0]), Clock::new(rules.tc[1])];

@@ -221,17 +221,9 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry
             && !pv_node
             && depth >= 1
-            && e.depth as i32 >= depth
+            && let Some(s) = tt_cut(e, depth, alpha, beta, ply)
         {
-            let s = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+            return s;
         }
         // Step 3. Moves, and the immediate win.
         let mut cands = std::mem::take(&mut self.cands[ply]);
@@ -284,25 +276,18 @@ impl<'a> Worker<'a> {
             }
             return eval::evaluate(&self.board, cands);
         }
-        let depth = depth.max(1);
         // Step 5. The table's cut-off for a four answered at the horizon (searched at
-        // depth 1 though called at 0), and its move.
-        let key = self.board.key();
-        let mut tt_move = 0;
-        if let Some(e) = entry {
-            tt_move = e.mv;
-            let s = from_tt(e.score, ply);
-            if !pv_node && e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        // depth 1 though called at 0; from depth 1 on, step 2 tried it), and its move.
+        if depth <= 0
+            && let Some(e) = entry
+            && !pv_node
+            && let Some(s) = tt_cut(e, 1, alpha, beta, ply)
+        {
+            return s;
         }
+        let depth = depth.max(1);
+        let key = self.board.key();
+        let tt_move = entry.map_or(0, |e| e.mv);
         // Step 6. Order: table move, killers, history, pattern score.
         let killers = self.killers[ply];
         for (p, score) in list.iter_mut() {
@@ -594,6 +579,21 @@ fn root_moves(board: &Board) -> Vec<(Point, i32)> {
     }
     moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     moves
+}
+
+/// The score a table entry settles for a node searched to `depth` in (alpha, beta),
+/// if it does.
+fn tt_cut(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if (e.depth as i32) < depth {
+        return None;
+    }
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
 }
 
 /// Searches `board` for the side to move with `threads` threads sharing `tt`, until a
