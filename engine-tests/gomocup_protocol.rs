@@ -368,11 +368,16 @@ fn a_panic_costs_one_answer_and_the_game_goes_on() {
     assert_eq!(b.reply(t).as_deref(), Some("ERROR internal error"));
     b.send("DEBUGPANIC SEARCH");
     assert_eq!(b.reply(t).as_deref(), Some("OK"));
-    b.send("TURN 6,6");
+    // Any free point: the brain's first move depends on its search.
+    let ours = ["6,6", "8,8"]
+        .into_iter()
+        .find(|p| *p != first)
+        .expect("the brain made one move");
+    b.send(&format!("TURN {ours}"));
     assert_eq!(b.reply(t).as_deref(), Some("ERROR internal error"));
-    // The game was rebuilt from its moves: 7,7, the brain's move and 6,6 are on the
+    // The game was rebuilt from its moves: 7,7, the brain's move and ours are on the
     // board, and the brain plays on.
-    for taken in ["7,7", first.as_str(), "6,6"] {
+    for taken in ["7,7", first.as_str(), ours] {
         b.send(&format!("PLAY {taken}"));
         let r = b.reply(t).unwrap();
         assert!(r.starts_with("ERROR"), "{taken} should be occupied: {r}");
