@@ -225,12 +225,12 @@ fn compute_threat(pats: [Pattern; 4]) -> Threat {
     }
 }
 
-/// [`threat`] and [`point_value`] with one table index.
+/// [`threat`], [`point_value`] and the evaluation's value with one table index.
 #[inline]
-pub fn threat_value(pats: [Pattern; 4]) -> (Threat, i32) {
+pub fn threat_value(pats: [Pattern; 4]) -> (Threat, i32, i32) {
     let c = combos();
     let i = combo(pats);
-    (c.threat[i], c.value[i])
+    (c.threat[i], c.value[i], c.eval[i])
 }
 
 /// What an empty point is worth to the side with these patterns there, for move order.
@@ -267,6 +267,14 @@ pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
             theirs += eval_value(opp) as i64;
         }
     }
+    combine(board, mine, theirs)
+}
+
+/// The static score from the sums of the candidate points' values to the side to move
+/// (`mine`) and to the other side (`theirs`): what [`evaluate`] returns, for callers
+/// that sum the values in their own pass over the points.
+pub fn combine(board: &Board, mine: i64, theirs: i64) -> i32 {
+    let me = board.to_move();
     let mut score = (mine * WEIGHTS.mine as i64 - theirs * WEIGHTS.theirs as i64) / 16;
     if board.variant().counting() {
         score += 3000 * (board.rows(me) as i64 - board.rows(me.opposite()) as i64);

@@ -251,9 +251,13 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         entry: Option<Entry>,
     ) -> i32 {
-        let (forced, fours) = match generated {
+        let (forced, fours, eval) = match generated {
             Generated::Win(_) => return MATE - ply as i32 - 1,
-            Generated::Moves { forced, fours } => (forced, fours),
+            Generated::Moves {
+                forced,
+                fours,
+                eval,
+            } => (forced, fours, eval),
         };
         if list.is_empty() {
             // No legal answer: either the board is full of forbidden points, or the
@@ -274,7 +278,7 @@ impl<'a> Worker<'a> {
             {
                 return MATE - ply as i32 - self.vcf_line.len() as i32;
             }
-            return eval::evaluate(&self.board, cands);
+            return eval;
         }
         // Step 5. The table's cut-off for a four answered at the horizon (searched at
         // depth 1 though called at 0; from depth 1 on, step 2 tried it), and its move.

@@ -2,7 +2,7 @@
 //! against an open three only its defences and our own fours, otherwise every point
 //! near the stones, each with an ordering score.
 
-use super::eval::{Threat, playable, point_value, threat, threat_value};
+use super::eval::{Threat, combine, evaluate, playable, point_value, threat, threat_value};
 use crate::core::error::Point;
 use crate::games::fiar::{Board, Pattern};
 
@@ -24,8 +24,9 @@ pub enum Generated {
     Win(Point),
     /// Moves are in the list; `forced` when they answer a four (the search extends);
     /// `fours` when the side to move has a point that makes a four (without one it has
-    /// no win by fours, and the leaf's VCF can be skipped).
-    Moves { forced: bool, fours: bool },
+    /// no win by fours, and the leaf's VCF can be skipped); `eval` is the static
+    /// score ([`evaluate`](super::eval::evaluate)), summed in the same pass.
+    Moves { forced: bool, fours: bool, eval: i32 },
 }
 
 /// Fills `out` with the moves to search (unordered scores attached) for the side to move.
@@ -44,30 +45,42 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
         return Generated::Moves {
             forced: false,
             fours: false,
+            eval: evaluate(board, cands),
         };
     }
     let captures = variant.captures().is_some();
+    let opp_fouls = variant.has_fouls(opp);
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
     let mut fours = false;
-    // One pass computes threats and ordering scores together; the threat branches
-    // below (a four or an open three to answer) rebuild the list, which is rare.
+    let (mut mine, mut theirs) = (0i64, 0i64);
+    // One pass computes threats, ordering scores and the evaluation together; the
+    // threat branches below (a four or an open three to answer) rebuild the list,
+    // which is rare.
     for &p in cands {
-        let (own_threat, own_value) = threat_value(board.patterns(p, me));
+        let (own_threat, own_value, own_eval) = threat_value(board.patterns(p, me));
         if own_threat == Threat::Five {
             return Generated::Win(p);
         }
         fours |= own_threat >= Threat::Four;
-        let (opp_threat, opp_value) = threat_value(board.patterns(p, opp));
+        let (opp_threat, opp_value, opp_eval) = threat_value(board.patterns(p, opp));
+        let opp_playable = !opp_fouls || playable(board, p, opp);
         match opp_threat {
             Threat::Five => opp_fives += 1,
-            Threat::OpenFour if playable(board, p, opp) => opp_open_fours += 1,
+            Threat::OpenFour if opp_playable => opp_open_fours += 1,
             _ => {}
         }
-        if opp_fives == 0 && playable(board, p, me) {
-            out.push((p, own_value + opp_value * 7 / 8));
+        if opp_playable {
+            theirs += opp_eval as i64;
+        }
+        if playable(board, p, me) {
+            mine += own_eval as i64;
+            if opp_fives == 0 {
+                out.push((p, own_value + opp_value * 7 / 8));
+            }
         }
     }
+    let eval = combine(board, mine, theirs);
     if opp_fives > 0 || opp_open_fours > 0 {
         out.clear();
     }
@@ -82,6 +95,7 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
         return Generated::Moves {
             forced: true,
             fours,
+            eval,
         };
     }
     if opp_open_fours > 0 {
@@ -103,11 +117,13 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
         return Generated::Moves {
             forced: false,
             fours,
+            eval,
         };
     }
     Generated::Moves {
         forced: false,
         fours,
+        eval,
     }
 }
 
