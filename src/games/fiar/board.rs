@@ -240,6 +240,98 @@ impl Extras {
     }
 }
 
+// `refresh_threats` reads patterns as bytes: a four or more has bit 3, a five is 11.
+const _: () = assert!(
+    Pattern::Block4 as u8 == 8 && Pattern::Five as u8 == 11 && Pattern::Flex3 as u8 == 7
+);
+
+/// The board's threat bits, borrowed apart from its other fields.
+struct Threats<'a> {
+    fives: &'a mut [Bits; 2],
+    fours: &'a mut [Bits; 2],
+    flags: &'a mut [u8; CAP],
+}
+
+impl Threats<'_> {
+    /// Sets cell `c`'s bits from its eight patterns.
+    #[inline]
+    fn refresh(&mut self, c: usize, p: &[[Pattern; 2]; 4], empty: bool) {
+        // The patterns as bytes: black's at even bytes, white's at odd. Block4..=Five
+        // are 8..=11, the values with bit 3 set; Five (11) alone also has bits 1 and 0.
+        let w = u64::from_le_bytes([
+            p[0][0] as u8,
+            p[0][1] as u8,
+            p[1][0] as u8,
+            p[1][1] as u8,
+            p[2][0] as u8,
+            p[2][1] as u8,
+            p[3][0] as u8,
+            p[3][1] as u8,
+        ]);
+        let four = w & 0x0808_0808_0808_0808;
+        let five = w & (w >> 1) & (w >> 3) & 0x0101_0101_0101_0101;
+        const BLACK_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+        let flags = if empty {
+            (four & BLACK_BYTES != 0) as u8
+                | ((four & !BLACK_BYTES != 0) as u8) << 1
+                | ((five & BLACK_BYTES != 0) as u8) << 2
+                | ((five & !BLACK_BYTES != 0) as u8) << 3
+        } else {
+            0
+        };
+        let change = flags ^ self.flags[c];
+        if change != 0 {
+            self.flags[c] = flags;
+            self.fours[0].toggle(c, change & 1 != 0);
+            self.fours[1].toggle(c, change & 2 != 0);
+            self.fives[0].toggle(c, change & 4 != 0);
+            self.fives[1].toggle(c, change & 8 != 0);
+        }
+    }
+}
+
+/// Both colours' patterns of a pair in one word (a four or more has bit 3 set).
+#[inline]
+fn pair_bits(pair: [Pattern; 2]) -> u16 {
+    // SAFETY: `Pattern` is `repr(u8)`, so the pair is two initialised bytes, and any two
+    // bytes are a valid u16. (Built from the bytes one by one, the compiler loads and
+    // shifts them apart, on the hottest loop of the board.)
+    unsafe { std::mem::transmute::<[Pattern; 2], u16>(pair) }
+}
+
+/// A set of cells, one bit each.
+#[derive(Clone, Copy)]
+struct Bits([u64; CAP / 64]);
+
+impl Bits {
+    const EMPTY: Bits = Bits([0; CAP / 64]);
+
+    #[inline]
+    fn toggle(&mut self, cell: usize, flip: bool) {
+        self.0[cell / 64] ^= (flip as u64) << (cell % 64);
+    }
+
+    #[inline]
+    fn any(&self) -> bool {
+        self.0.iter().any(|&w| w != 0)
+    }
+
+    /// The cells in increasing order (row by row, as the board's points).
+    #[inline]
+    fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + b
+                })
+            })
+        })
+    }
+}
+
 /// A five-in-a-row position with its history.
 #[derive(Clone)]
 pub struct Board {
@@ -260,6 +352,16 @@ pub struct Board {
     /// words on each side, so neighbourhoods need no bounds). Finding the points near
     /// the stones is then a few shifts a row.
     rows: [u64; MAX_SIDE + 4],
+    /// Per colour, one bit a cell: the empty points where a stone of that colour makes
+    /// five, and where it makes at least a four (fives included), kept by `set_cell`.
+    /// "Is there a five to make or to stop, which points make fours" then costs a few
+    /// words instead of a pass over the candidate points (threat search asks at every
+    /// node).
+    fives: [Bits; 2],
+    fours: [Bits; 2],
+    /// Each cell's four bits of `fives` and `fours` (see `Threats::refresh`): most
+    /// refreshes find them unchanged and write nothing.
+    threat_flags: Box<[u8; CAP]>,
     /// Board coordinates of each padded cell (no division on the hot path).
     coords: Box<[[u8; 2]; CAP]>,
     /// Each colour's own table (fouls, shared-centre corrections).
@@ -333,6 +435,9 @@ impl Board {
             keys: Box::new([[0; CAP]; 4]),
             pats: Box::new([[[Pattern::Dead; 2]; 4]; CAP]),
             rows: [0; MAX_SIDE + 4],
+            fives: [Bits::EMPTY; 2],
+            fours: [Bits::EMPTY; 2],
+            threat_flags: Box::new([0; CAP]),
             coords: {
                 let mut c = Box::new([[0u8; 2]; CAP]);
                 for (i, xy) in c.iter_mut().enumerate().take(stride * (height + 2 * PAD)) {
@@ -595,6 +700,36 @@ impl Board {
         ]
     }
 
+    /// Whether `color` has a point that makes five (for the side to move: a win now;
+    /// for the other side: a four to block).
+    #[inline]
+    pub fn has_five_point(&self, color: Color) -> bool {
+        self.fives[color.index()].any()
+    }
+
+    /// The empty points where `color` makes five, row by row.
+    #[inline]
+    pub fn five_points(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
+        self.fives[color.index()]
+            .cells()
+            .map(|c| self.point_of(c))
+    }
+
+    /// Whether `color` has a point that makes at least a four.
+    #[inline]
+    pub fn has_four_point(&self, color: Color) -> bool {
+        self.fours[color.index()].any()
+    }
+
+    /// The empty points where `color` makes at least a four (fives included), row by
+    /// row: the moves of a threat search by fours.
+    #[inline]
+    pub fn four_points(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
+        self.fours[color.index()]
+            .cells()
+            .map(|c| self.point_of(c))
+    }
+
     /// Every empty point with a stone within two points along one of its lines, row by
     /// row: where a search looks for moves. Each row's answer is the stone rows around it
     /// shifted onto it, less its own stones.
@@ -734,26 +869,63 @@ impl Board {
         }
         let diff = VIEW[old as usize] ^ VIEW[new as usize];
         let pair = self.pair;
+        // Threat bits change only where a four or five comes or goes, which is rare:
+        // the loop marks those points without a branch, and they are recomputed after
+        // it. (Unrolled by hand: the shifts are then constants.)
+        let mut touched = 0u64;
         for d in 0..4 {
             let step = self.step[d];
             let keys = &mut self.keys[d];
             let pats = &mut self.pats;
-            let (mut up, mut down) = (cell, cell);
-            for k in 1..=5 {
-                up = up.wrapping_add_signed(step);
-                down = down.wrapping_add_signed(-step);
-                // `cell` sits at offset -k from `up` and at +k from `down`. Occupied points
-                // get patterns too: a store is cheaper than a branch that would skip it.
-                let (u, w) = (at(up), at(down));
-                keys[u] ^= diff << (2 * pattern::field(-k));
-                keys[w] ^= diff << (2 * pattern::field(k));
-                pats[u][d] = pair[keys[u] as usize & (pattern::KEYS - 1)];
-                pats[w][d] = pair[keys[w] as usize & (pattern::KEYS - 1)];
+            let mut marks = 0u64;
+            // `cell` sits at offset -k from `up` and at +k from `down`. Occupied points get
+            // patterns too: a store is cheaper than a branch that would skip it.
+            macro_rules! update {
+                ($k:literal) => {{
+                    let u = at(cell.wrapping_add_signed($k * step));
+                    let w = at(cell.wrapping_add_signed(-$k * step));
+                    keys[u] ^= diff << (2 * pattern::field(-$k));
+                    keys[w] ^= diff << (2 * pattern::field($k));
+                    let new_u = pair[keys[u] as usize & (pattern::KEYS - 1)];
+                    let new_w = pair[keys[w] as usize & (pattern::KEYS - 1)];
+                    // Bit 3 of each byte: a four or more before or after.
+                    let fu = (pair_bits(pats[u][d]) | pair_bits(new_u)) & 0x0808 != 0;
+                    let fw = (pair_bits(pats[w][d]) | pair_bits(new_w)) & 0x0808 != 0;
+                    marks |= (fu as u64) << (2 * $k - 2) | (fw as u64) << (2 * $k - 1);
+                    pats[u][d] = new_u;
+                    pats[w][d] = new_w;
+                }};
             }
+            update!(1);
+            update!(2);
+            update!(3);
+            update!(4);
+            update!(5);
+            touched |= marks << (10 * d);
         }
+        while touched != 0 {
+            let bit = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let (d, k) = (bit / 10, (bit % 10 / 2 + 1) as isize);
+            let off = if bit % 2 == 0 { k } else { -k } * self.step[d];
+            self.refresh_threats(cell.wrapping_add_signed(off));
+        }
+        self.refresh_threats(cell);
         if self.variant.shared_centre() {
             self.fix_shared_lines();
         }
+    }
+
+    /// Brings `cell`'s bits in `fives` and `fours` up to date with its patterns.
+    #[inline]
+    fn refresh_threats(&mut self, cell: usize) {
+        let c = at(cell);
+        Threats {
+            fives: &mut self.fives,
+            fours: &mut self.fours,
+            flags: &mut self.threat_flags,
+        }
+        .refresh(c, &self.pats[c], self.cells[c] == EMPTY);
     }
 
     fn refresh_patterns(&mut self, cell: usize) {
@@ -761,6 +933,7 @@ impl Board {
             let key = self.keys[d][at(cell)];
             self.pats[at(cell)][d] = self.pair[key as usize & (pattern::KEYS - 1)];
         }
+        self.refresh_threats(cell);
         if self.variant.shared_centre() {
             self.fix_shared_lines();
         }
@@ -778,6 +951,7 @@ impl Board {
                 let other = at(self.centre_cell.wrapping_add_signed(k * self.step[d]));
                 if self.cells[other] == EMPTY {
                     self.pats[other][d][1] = tw[self.white_key(other, d) as usize];
+                    self.refresh_threats(other);
                 }
             }
         }
@@ -860,6 +1034,17 @@ impl Board {
                             "line key of {p} dir {d}: {:x} != {want:x}",
                             self.keys[d][cell]
                         ));
+                    }
+                }
+                for c in Color::BOTH {
+                    let empty = self.cells[cell] == EMPTY;
+                    let pats = self.patterns(p, c);
+                    let five = empty && pats.contains(&Pattern::Five);
+                    let four = empty && pats.iter().any(|&t| t >= Pattern::Block4);
+                    let bit = |b: &Bits| b.0[cell / 64] >> (cell % 64) & 1 == 1;
+                    if bit(&self.fives[c.index()]) != five || bit(&self.fours[c.index()]) != four
+                    {
+                        return Err(format!("threat bits of {p} for {c}"));
                     }
                 }
                 if self.cells[cell] == EMPTY {

@@ -33,6 +33,33 @@ const ROOT_VCF_NODES: u64 = 300_000;
 const ROOT_VCT_DEPTH: u32 = 4;
 const ROOT_VCT_NODES: u64 = 40_000;
 
+/// Reverse futility pruning: the deepest node it applies to, and its margin a ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 200;
+
+/// Quiet moves a non-PV node at `depth` searches before it stops: 3 + depth^1.32.
+fn move_count_limit(depth: i32) -> usize {
+    const LIMITS: [usize; 9] = [3, 4, 5, 7, 9, 11, 13, 16, 18];
+    LIMITS.get(depth as usize).copied().unwrap_or(usize::MAX)
+}
+
+/// Late-move reduction of the `i`-th move at `depth`: ln(depth) ln(i) / 2, one ply less
+/// on the principal variation (the table is 64 entries, computed once).
+fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 32]; 64]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 32]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
+            }
+        }
+        t
+    });
+    let r = t[(depth as usize).min(63)][i.min(31)] as i32;
+    (r - pv_node as i32).clamp(0, depth - 1)
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -228,10 +255,9 @@ impl<'a> Worker<'a> {
         // Step 3. Moves, and the immediate win.
         let mut cands = std::mem::take(&mut self.cands[ply]);
         let mut list = std::mem::take(&mut self.lists[ply]);
-        candidates(&self.board, &mut cands);
-        let generated = generate(&self.board, &cands, &mut list);
+        let generated = generate(&self.board, &mut cands, &mut list);
         let result = self.search_moves(
-            generated, &cands, &mut list, depth, alpha, beta, ply, pv_node, entry,
+            generated, &mut list, depth, alpha, beta, ply, pv_node, entry,
         );
         self.cands[ply] = cands;
         self.lists[ply] = list;
@@ -242,7 +268,6 @@ impl<'a> Worker<'a> {
     fn search_moves(
         &mut self,
         generated: Generated,
-        cands: &[Point],
         list: &mut [(Point, i32)],
         depth: i32,
         mut alpha: i32,
@@ -290,6 +315,16 @@ impl<'a> Worker<'a> {
             return s;
         }
         let depth = depth.max(1);
+        // Step 5b. Reverse futility: far enough above beta, with no four to answer, a
+        // shallow node is not searched (Rapfi's ~121 Elo; Stockfish's static null move).
+        if !pv_node
+            && !forced
+            && depth <= FUTILITY_DEPTH
+            && eval.abs() < MATE_BOUND
+            && eval - FUTILITY_MARGIN * depth >= beta
+        {
+            return eval;
+        }
         let key = self.board.key();
         let tt_move = entry.map_or(0, |e| e.mv);
         // Step 6. Order: table move, killers, history, pattern score.
@@ -320,17 +355,28 @@ impl<'a> Worker<'a> {
         } else {
             list.len().min(28)
         };
+        // Move-count pruning: past this many moves, a shallow non-PV node skips its quiet
+        // ones (Rapfi's ~107 Elo).
+        let late = if pv_node || forced {
+            usize::MAX
+        } else {
+            move_count_limit(depth)
+        };
         for (i, &(p, _)) in list[..width].iter().enumerate() {
-            // Late, quiet moves (making and stopping nothing much) are searched shallower first.
+            // Late, quiet moves (making and stopping nothing much) are searched shallower
+            // first, or not at all.
             let quiet = i >= 3 && movegen::order_score(&self.board, p) < 400;
+            if quiet && i >= late && best > -MATE_BOUND {
+                break;
+            }
             self.board.play_unchecked(Move::Place(p));
             let new_depth = if forced { depth } else { depth - 1 };
             let mut s;
             if i == 0 {
                 s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
-                let r = if quiet && depth >= 3 && i >= 3 {
-                    1 + (i >= 8) as i32
+                let r = if quiet && depth >= 3 {
+                    reduction(depth, i, pv_node)
                 } else {
                     0
                 };
@@ -563,9 +609,8 @@ fn plies_to_win(board: &Board, line: &[Point]) -> u32 {
 /// Legal root moves (forbidden points excluded) with ordering scores.
 fn root_moves(board: &Board) -> Vec<(Point, i32)> {
     let mut cands = Vec::new();
-    candidates(board, &mut cands);
     let mut list = Vec::new();
-    match generate(board, &cands, &mut list) {
+    match generate(board, &mut cands, &mut list) {
         Generated::Win(p) => return vec![(p, i32::MAX)],
         Generated::Moves { .. } => {}
     }

@@ -30,12 +30,37 @@ pub enum Generated {
 }
 
 /// Fills `out` with the moves to search (unordered scores attached) for the side to move.
-/// `cands` must hold [`candidates`] of this position.
-pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> Generated {
+/// `cands` is scratch space for the [`candidates`] (left empty when a five to make or to
+/// stop settles the moves without them).
+pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32)>) -> Generated {
     out.clear();
+    cands.clear();
     let me = board.to_move();
     let opp = me.opposite();
     let variant = board.variant();
+    let captures = variant.captures().is_some();
+    if !variant.counting() {
+        // The board keeps the points that make five: a win, or a four to block, is
+        // known without looking at the other points.
+        if let Some(p) = board.five_points(me).next() {
+            return Generated::Win(p);
+        }
+        if !captures && board.has_five_point(opp) {
+            for p in board.five_points(opp) {
+                if playable(board, p, me) {
+                    out.push((p, order_score(board, p)));
+                }
+            }
+            return Generated::Moves {
+                forced: true,
+                fours: board.has_four_point(me),
+                // Unused: a node answering a four is always searched.
+                eval: 0,
+            };
+        }
+    }
+    candidates(board, cands);
+    let cands = &cands[..];
     if variant.counting() {
         for &p in cands {
             if playable(board, p, me) {
@@ -48,7 +73,6 @@ pub fn generate(board: &Board, cands: &[Point], out: &mut Vec<(Point, i32)>) -> 
             eval: evaluate(board, cands),
         };
     }
-    let captures = variant.captures().is_some();
     let opp_fouls = variant.has_fouls(opp);
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;

@@ -9,7 +9,7 @@
 use super::eval::{Threat, playable, threat};
 use super::movegen::candidates;
 use crate::core::error::Point;
-use crate::games::fiar::{Board, DIRECTIONS, Move, Outcome, Pattern};
+use crate::games::fiar::{Board, Move, Outcome, Pattern};
 
 /// Whether a threat sequence can end this game: it is on, and a five ends it (not so in
 /// the counting games, which play on after rows).
@@ -103,40 +103,41 @@ impl Vcf {
         if self.cache.failed(key, depth) {
             return false;
         }
+        let me = board.to_move();
+        let opp = me.opposite();
+        if let Some(p) = board.five_points(me).next() {
+            line.push(p);
+            return true;
+        }
         if self.cands.len() <= ply {
             self.cands.push(Vec::new());
         }
+        // The attacker's fours, from the board's threat bits (row by row); against a
+        // four of the defender's, only its block, and only if it is a four too.
         let mut cands = std::mem::take(&mut self.cands[ply]);
-        candidates(board, &mut cands);
-        let me = board.to_move();
-        let opp = me.opposite();
-        let mut opp_five = None;
-        let mut opp_fives = 0;
-        for &p in &cands {
-            if board.patterns(p, me).contains(&Pattern::Five) {
-                line.push(p);
-                self.cands[ply] = cands;
-                return true;
+        cands.clear();
+        let (b1, b2) = {
+            let mut f = board.five_points(opp);
+            (f.next(), f.next())
+        };
+        match (b1, b2) {
+            (None, _) => cands.extend(board.four_points(me)),
+            (Some(b), None) => {
+                if board.patterns(b, me).iter().any(|&t| t >= Pattern::Block4) {
+                    cands.push(b);
+                }
             }
-            if board.patterns(p, opp).contains(&Pattern::Five) {
-                opp_five = Some(p);
-                opp_fives += 1;
-            }
+            (Some(_), Some(_)) => {}
         }
         let mut won = false;
-        if opp_fives <= 1 {
-            for &a in &cands {
-                if opp_five.is_some_and(|b| b != a) {
-                    continue;
-                }
-                let pats = board.patterns(a, me);
-                if !pats.iter().any(|&t| t >= Pattern::Block4) || !playable(board, a, me) {
-                    continue;
-                }
-                if self.after_four(board, a, pats, depth, ply, line) {
-                    won = true;
-                    break;
-                }
+        for &a in &cands {
+            let pats = board.patterns(a, me);
+            if !playable(board, a, me) {
+                continue;
+            }
+            if self.after_four(board, a, pats, depth, ply, line) {
+                won = true;
+                break;
             }
         }
         self.cands[ply] = cands;
@@ -164,32 +165,19 @@ impl Vcf {
             Outcome::Win { winner, .. } if winner == me => true,
             Outcome::Ongoing => {
                 let unstoppable = threat(pats) == Threat::OpenFour;
-                // The completion points of the four just made.
-                let mut blocks = [Point::new(0, 0); 8];
-                let mut n = 0;
-                for (d, &pat) in pats.iter().enumerate() {
-                    if pat < Pattern::Block4 {
-                        continue;
-                    }
-                    let (dx, dy) = DIRECTIONS[d];
-                    for k in (-4..=4).filter(|&k| k != 0) {
-                        let (x, y) = (a.x as i64 + dx as i64 * k, a.y as i64 + dy as i64 * k);
-                        if let Ok(q) = board.point(x, y)
-                            && board.is_empty(q)
-                            && board.pattern(q, me, d) == Pattern::Five
-                            && n < blocks.len()
-                        {
-                            blocks[n] = q;
-                            n += 1;
-                        }
-                    }
-                }
+                // The completion points of the four just made: the attacker had no five
+                // to make before it.
+                let (block, second) = {
+                    let mut f = board.five_points(me);
+                    (f.next(), f.next())
+                };
+                let n = block.is_some() as usize + second.is_some() as usize;
                 if unstoppable || n >= 2 {
                     true
                 } else if n == 0 {
                     false
                 } else {
-                    self.defend(board, blocks[0], depth, ply, line)
+                    self.defend(board, block.expect("n is 1"), depth, ply, line)
                 }
             }
             _ => false,
