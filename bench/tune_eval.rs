@@ -131,14 +131,15 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
     }
     tt.clear();
     let mut seen: Vec<(Features, Color)> = Vec::new();
-    let (mut cands, mut moves, mut line) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut cands, mut scratch, mut moves, mut line) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut vcf = Vcf::new();
     let stop = AtomicBool::new(false);
     while board.outcome() == Outcome::Ongoing {
         candidates(&board, &mut cands);
         // Quiet as the search's leaves are: no five to make or to stop, no win by fours
         // (the leaf's VCF would have found it).
-        let quiet = match generate(&board, &cands, &mut moves) {
+        let quiet = match generate(&board, &mut scratch, &mut moves) {
             Generated::Win(_) | Generated::Moves { forced: true, .. } => false,
             Generated::Moves { fours: false, .. } => true,
             Generated::Moves { fours: true, .. } => {

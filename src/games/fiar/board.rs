@@ -240,10 +240,10 @@ impl Extras {
     }
 }
 
-// `refresh_threats` reads patterns as bytes: a four or more has bit 3, a five is 11.
-const _: () = assert!(
-    Pattern::Block4 as u8 == 8 && Pattern::Five as u8 == 11 && Pattern::Flex3 as u8 == 7
-);
+// `Threats::refresh` and `pair_bits` read patterns as bytes: a four or more has bit 3,
+// a five is 11.
+const _: () =
+    assert!(Pattern::Block4 as u8 == 8 && Pattern::Five as u8 == 11 && Pattern::Flex3 as u8 == 7);
 
 /// The board's threat bits, borrowed apart from its other fields.
 struct Threats<'a> {
@@ -710,9 +710,7 @@ impl Board {
     /// The empty points where `color` makes five, row by row.
     #[inline]
     pub fn five_points(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
-        self.fives[color.index()]
-            .cells()
-            .map(|c| self.point_of(c))
+        self.fives[color.index()].cells().map(|c| self.point_of(c))
     }
 
     /// Whether `color` has a point that makes at least a four.
@@ -725,9 +723,7 @@ impl Board {
     /// row: the moves of a threat search by fours.
     #[inline]
     pub fn four_points(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
-        self.fours[color.index()]
-            .cells()
-            .map(|c| self.point_of(c))
+        self.fours[color.index()].cells().map(|c| self.point_of(c))
     }
 
     /// Every empty point with a stone within two points along one of its lines, row by
@@ -1042,8 +1038,7 @@ impl Board {
                     let five = empty && pats.contains(&Pattern::Five);
                     let four = empty && pats.iter().any(|&t| t >= Pattern::Block4);
                     let bit = |b: &Bits| b.0[cell / 64] >> (cell % 64) & 1 == 1;
-                    if bit(&self.fives[c.index()]) != five || bit(&self.fours[c.index()]) != four
-                    {
+                    if bit(&self.fives[c.index()]) != five || bit(&self.fours[c.index()]) != four {
                         return Err(format!("threat bits of {p} for {c}"));
                     }
                 }

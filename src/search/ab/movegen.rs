@@ -26,7 +26,11 @@ pub enum Generated {
     /// `fours` when the side to move has a point that makes a four (without one it has
     /// no win by fours, and the leaf's VCF can be skipped); `eval` is the static
     /// score ([`evaluate`](super::eval::evaluate)), summed in the same pass.
-    Moves { forced: bool, fours: bool, eval: i32 },
+    Moves {
+        forced: bool,
+        fours: bool,
+        eval: i32,
+    },
 }
 
 /// Fills `out` with the moves to search (unordered scores attached) for the side to move.
