@@ -36,6 +36,11 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// Reverse futility pruning: the deepest node it applies to, and its margin a ply.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
+/// Futility of a quiet move at a shallow node: its margin a ply.
+const MOVE_FUTILITY_MARGIN: i32 = 150;
+/// Razoring: the deepest node scored as a leaf when far below alpha, and the margin.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 300;
 
 /// Quiet moves a non-PV node at `depth` searches before it stops: 3 + depth^1.32.
 fn move_count_limit(depth: i32) -> usize {
@@ -290,8 +295,13 @@ impl<'a> Worker<'a> {
             return if forced { -(MATE - ply as i32 - 2) } else { 0 };
         }
         let counting = self.board.variant().counting();
-        // Step 4. Leaves: a VCF of the side to move, else the static score.
-        if depth <= 0 && !forced {
+        // Step 4. Leaves: a VCF of the side to move, else the static score. Razoring: a
+        // shallow non-PV node far below alpha is scored as a leaf too.
+        let razor = !pv_node
+            && depth <= RAZOR_DEPTH
+            && eval.abs() < MATE_BOUND
+            && eval + RAZOR_MARGIN * depth < alpha;
+        if (depth <= 0 || razor) && !forced {
             if fours
                 && !counting
                 && self.vcf.solve(
@@ -357,6 +367,11 @@ impl<'a> Worker<'a> {
         };
         // Move-count pruning: past this many moves, a shallow non-PV node skips its quiet
         // ones (Rapfi's ~107 Elo).
+        let futile = !pv_node
+            && !forced
+            && depth <= FUTILITY_DEPTH
+            && eval.abs() < MATE_BOUND
+            && eval + MOVE_FUTILITY_MARGIN * depth <= alpha;
         let late = if pv_node || forced {
             usize::MAX
         } else {
@@ -368,6 +383,10 @@ impl<'a> Worker<'a> {
             let quiet = i >= 3 && movegen::order_score(&self.board, p) < 400;
             if quiet && i >= late && best > -MATE_BOUND {
                 break;
+            }
+            // Futility: a quiet move will not lift a shallow node this far below alpha.
+            if quiet && futile && best > -MATE_BOUND {
+                continue;
             }
             self.board.play_unchecked(Move::Place(p));
             let new_depth = if forced { depth } else { depth - 1 };
