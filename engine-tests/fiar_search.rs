@@ -372,3 +372,83 @@ fn evaluation_is_its_features_times_the_weights() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// Threat puzzles found in games against Rapfi by `bench/threat_puzzles.rs`, each line
+/// `moves | answers` on a freestyle board of the file's size.
+fn puzzles(name: &str) -> Vec<(Board, Vec<Point>)> {
+    let path = format!(
+        "{}/engine-tests/data/puzzles/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let size: usize = name
+        .trim_end_matches(".txt")
+        .rsplit('x')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("the size in the name");
+    let point = |t: &str| parse_point(t, size, size).unwrap();
+    text.lines()
+        .map(|l| {
+            let (moves, answers) = l.split_once('|').expect("moves | answers");
+            let mut b = Board::with_size(Variant::Freestyle, size, size).unwrap();
+            for t in moves.split_whitespace() {
+                b.play(Move::Place(point(t))).unwrap();
+            }
+            (b, answers.split_whitespace().map(point).collect())
+        })
+        .collect()
+}
+
+/// The puzzles whose answer the search misses at `nodes`, as text for the message.
+fn missed(name: &str, nodes: u64) -> (usize, Vec<String>) {
+    let all = puzzles(name);
+    let misses = all
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (b, answers))| {
+            let r = think(b, nodes);
+            let ok = matches!(r.best, Move::Place(p) if answers.contains(&p));
+            (!ok).then(|| format!("{name}:{} played {} ({:?})", i + 1, r.best, r.score))
+        })
+        .collect();
+    (all.len(), misses)
+}
+
+#[test]
+fn stops_every_win_by_fours_15x15() {
+    let (n, misses) = missed("defence-15x15.txt", 20_000);
+    assert!(
+        misses.is_empty(),
+        "{} of {n} missed:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
+
+#[test]
+fn stops_every_win_by_fours_20x20() {
+    let (n, misses) = missed("defence-20x20.txt", 20_000);
+    assert!(
+        misses.is_empty(),
+        "{} of {n} missed:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
+
+#[test]
+fn finds_wins_by_threats() {
+    for name in ["vct-15x15.txt", "vct-20x20.txt"] {
+        for (i, (b, _)) in puzzles(name).iter().enumerate() {
+            let r = think(b, 200_000);
+            assert!(
+                matches!(r.score, Score::Win(_)),
+                "{name}:{}: {:?} with {}\n{b}",
+                i + 1,
+                r.score,
+                r.best
+            );
+        }
+    }
+}

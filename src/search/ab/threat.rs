@@ -90,6 +90,12 @@ impl Vcf {
         self.attack(board, depth, 0, line)
     }
 
+    /// Whether the last [`solve`](Vcf::solve) stopped at its budget: its "no win" is
+    /// then not a proof.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
     fn attack(&mut self, board: &mut Board, depth: u32, ply: usize, line: &mut Vec<Point>) -> bool {
         self.nodes += 1;
         if depth == 0 {

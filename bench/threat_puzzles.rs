@@ -1,0 +1,282 @@
+//! Finds threat puzzles in five-in-a-row game records, for the search tests
+//! (`engine-tests/data/puzzles/`):
+//!
+//! - **defence**: the side not to move has a win by fours (VCF), and only a few of the
+//!   mover's moves stop it; each move is proven to save or to lose by an exhaustive VCF
+//!   search (a four of the mover's only delays: its forced block is played and the
+//!   question asked again);
+//! - **vct**: the mover has no win by fours but a win by threes and fours (VCT) of
+//!   `--vct-depth` attacker moves or more, found by the threat search with a large budget.
+//!
+//! `cargo run --release --example threat_puzzles -- --out DIR games.sgf results.jsonl …`
+//! reads SGF (GM[4], several games a file) and Tengen tournament results (JSON lines with
+//! `moves`), and writes `defence-WxH.txt` and `vct-WxH.txt`: one puzzle a line,
+//! `moves | answers` (the saving moves; for VCT the first move of the line found).
+//! A defence position that Tengen's search (`--check-nodes`) finds lost all the same (a
+//! longer threat sequence wins through every saving move) is left out: any move is as
+//! good there.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use std::sync::atomic::AtomicBool;
+
+use clap::Parser;
+use tengen::core::Color;
+use tengen::core::error::Point;
+use tengen::core::tt::Table;
+use tengen::games::fiar::record::Record;
+use tengen::games::fiar::{Board, Move, Outcome, Variant};
+use tengen::search::ab::eval::playable;
+use tengen::search::ab::movegen::candidates;
+use tengen::search::ab::search;
+use tengen::search::ab::threat::{Vcf, Vct};
+use tengen::search::{Limits, Score, Silent};
+
+#[derive(Parser)]
+struct Args {
+    /// Where to write the puzzle files.
+    #[arg(long)]
+    out: PathBuf,
+    /// Most saving moves a defence puzzle may have.
+    #[arg(long, default_value_t = 3)]
+    max_answers: usize,
+    /// Fewest attacker moves of a VCT puzzle's win.
+    #[arg(long, default_value_t = 3)]
+    vct_depth: u32,
+    /// Nodes of the search that leaves out positions lost whatever the defence.
+    #[arg(long, default_value_t = 200_000)]
+    check_nodes: u64,
+    /// Records: SGF files and tournament results.
+    files: Vec<PathBuf>,
+}
+
+/// Positions one VCF proof may look at: large, so that "no win" is a proof.
+const VCF_BUDGET: u64 = 2_000_000;
+
+fn main() {
+    let args = Args::parse();
+    let mut games: Vec<(usize, Vec<Point>)> = Vec::new();
+    for f in &args.files {
+        let text = std::fs::read_to_string(f).expect("readable record");
+        games.extend(read_games(&text));
+    }
+    eprintln!("{} games", games.len());
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (size, moves) in &games {
+        let mut board = Board::with_size(Variant::Freestyle, *size, *size).expect("size");
+        for (i, &p) in moves.iter().enumerate() {
+            if board.outcome() != Outcome::Ongoing {
+                break;
+            }
+            if i >= 3 {
+                let list = moves[..i]
+                    .iter()
+                    .map(|p| format!("{},{}", p.x, p.y))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if let Some(answers) = defence(&board, args.max_answers)
+                    && !lost(&board, args.check_nodes)
+                {
+                    let a = answers.iter().map(|p| format!("{},{}", p.x, p.y));
+                    let line = format!("{list} | {}", a.collect::<Vec<_>>().join(" "));
+                    out.entry(format!("defence-{size}x{size}.txt"))
+                        .or_default()
+                        .push(line);
+                }
+                if let Some(first) = vct(&board, args.vct_depth) {
+                    out.entry(format!("vct-{size}x{size}.txt"))
+                        .or_default()
+                        .push(format!("{list} | {},{}", first.x, first.y));
+                }
+            }
+            if board.play(Move::Place(p)).is_err() {
+                break;
+            }
+        }
+    }
+    std::fs::create_dir_all(&args.out).expect("output folder");
+    for (name, lines) in out {
+        eprintln!("{name}: {} puzzles", lines.len());
+        let mut f = std::fs::File::create(args.out.join(&name)).expect("writable");
+        for l in lines {
+            writeln!(f, "{l}").expect("write");
+        }
+    }
+}
+
+/// Games as (board size, moves): SGF files hold several games, results files a game a
+/// line.
+fn read_games(text: &str) -> Vec<(usize, Vec<Point>)> {
+    let mut games = Vec::new();
+    if text.trim_start().starts_with('(') {
+        for chunk in text.split("\n(;").filter(|c| !c.trim().is_empty()) {
+            let sgf = if chunk.starts_with('(') {
+                chunk.to_string()
+            } else {
+                format!("(;{chunk}")
+            };
+            if let Ok(rec) = Record::read_sgf(&sgf)
+                && let Ok(board) = rec.replay(Variant::Freestyle)
+            {
+                let moves = board
+                    .moves()
+                    .filter_map(|m| match m {
+                        Move::Place(p) => Some(p),
+                        Move::Pass => None,
+                    })
+                    .collect();
+                games.push((board.width(), moves));
+            }
+        }
+        return games;
+    }
+    let mut size = 15;
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if let Some(w) = v["settings"]["game"]["width"].as_u64() {
+            size = w as usize;
+        }
+        if let Some(moves) = v["moves"].as_array() {
+            let pts = moves
+                .iter()
+                .filter_map(|m| {
+                    let (x, y) = m.as_str()?.split_once(',')?;
+                    Some(Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+                })
+                .collect();
+            games.push((size, pts));
+        }
+    }
+    games
+}
+
+/// Whether Tengen's search finds the side to move lost.
+fn lost(board: &Board, nodes: u64) -> bool {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    let r = search(
+        board,
+        &limits,
+        1,
+        &Table::new(1 << 24),
+        &AtomicBool::new(false),
+        &Silent,
+    );
+    r.is_none_or(|r| matches!(r.score, Score::Loss(_)))
+}
+
+/// Whether the side to move on `board` wins by fours: `None` when the budget ran out.
+fn has_vcf(board: &Board) -> Option<bool> {
+    let mut vcf = Vcf::new();
+    let won = vcf.solve(&mut board.clone(), 225, VCF_BUDGET, &mut Vec::new());
+    (won || !vcf.aborted()).then_some(won)
+}
+
+/// The position with the other side to move (the mover passes).
+fn passed(board: &Board) -> Board {
+    let stones: Vec<(Point, Color)> = board
+        .points()
+        .filter_map(|p| board.stone(p).map(|c| (p, c)))
+        .collect();
+    Board::from_stones(
+        board.variant(),
+        board.width(),
+        board.height(),
+        &stones,
+        board.to_move().opposite(),
+    )
+    .expect("the same stones")
+}
+
+/// Whether the defender, having just moved on `after` (the attacker to move), has
+/// stopped every win by fours: `None` if a proof ran out of budget. A four of the
+/// defender's is answered by its block and the defender moves again (`fours` more at most).
+fn survives(after: &Board, fours: u32) -> Option<bool> {
+    let att = after.to_move();
+    let def = att.opposite();
+    if after.has_five_point(att) {
+        return Some(false);
+    }
+    let blocks: Vec<Point> = after.five_points(def).collect();
+    match blocks.len() {
+        0 => has_vcf(after).map(|w| !w),
+        1 if fours > 0 => {
+            let mut b = after.clone();
+            b.play(Move::Place(blocks[0])).ok()?;
+            if b.outcome() != Outcome::Ongoing {
+                return Some(false);
+            }
+            saving_moves(&b, fours - 1).map(|s| !s.is_empty())
+        }
+        1 => None,
+        // Two fives to make: the defender wins first.
+        _ => Some(true),
+    }
+}
+
+/// The defender's (the side to move's) moves that stop the attacker's VCF.
+fn saving_moves(board: &Board, fours: u32) -> Option<Vec<Point>> {
+    let me = board.to_move();
+    let mut cands = Vec::new();
+    candidates(board, &mut cands);
+    let mut saving = Vec::new();
+    for &m in &cands {
+        if !playable(board, m, me) {
+            continue;
+        }
+        let mut b = board.clone();
+        b.play(Move::Place(m)).ok()?;
+        if b.outcome() != Outcome::Ongoing {
+            saving.push(m);
+            continue;
+        }
+        if survives(&b, fours)? {
+            saving.push(m);
+        }
+    }
+    Some(saving)
+}
+
+/// A defence puzzle: the attacker (not to move) has a VCF, the mover none of its own and
+/// no four to block, and between one and `max` moves save it (among 15 or more
+/// candidates).
+fn defence(board: &Board, max: usize) -> Option<Vec<Point>> {
+    let me = board.to_move();
+    let opp = me.opposite();
+    if board.has_five_point(me) || board.has_five_point(opp) {
+        return None;
+    }
+    if has_vcf(board)? || !has_vcf(&passed(board))? {
+        return None;
+    }
+    let mut cands = Vec::new();
+    candidates(board, &mut cands);
+    if cands.len() < 15 {
+        return None;
+    }
+    let saving = saving_moves(board, 3)?;
+    (1..=max).contains(&saving.len()).then_some(saving)
+}
+
+/// A VCT puzzle: no VCF, but a win by threats needing `min_depth` attacker moves or more
+/// (and no fewer).
+fn vct(board: &Board, min_depth: u32) -> Option<Point> {
+    let me = board.to_move();
+    if board.has_five_point(me) || board.has_five_point(me.opposite()) || has_vcf(board)? {
+        return None;
+    }
+    let mut line = Vec::new();
+    let mut b = board.clone();
+    if Vct::new().solve(&mut b, min_depth - 1, 200_000, &mut line) {
+        return None;
+    }
+    Vct::new()
+        .solve(&mut b, min_depth + 1, 400_000, &mut line)
+        .then(|| line[0])
+}
