@@ -417,7 +417,7 @@ fn missed(name: &str, nodes: u64) -> (usize, Vec<String>) {
 
 #[test]
 fn stops_every_win_by_fours_15x15() {
-    let (n, misses) = missed("defence-15x15.txt", 20_000);
+    let (n, misses) = missed("defence-15x15.txt", 80_000);
     assert!(
         misses.is_empty(),
         "{} of {n} missed:\n{}",
@@ -428,7 +428,7 @@ fn stops_every_win_by_fours_15x15() {
 
 #[test]
 fn stops_every_win_by_fours_20x20() {
-    let (n, misses) = missed("defence-20x20.txt", 20_000);
+    let (n, misses) = missed("defence-20x20.txt", 80_000);
     assert!(
         misses.is_empty(),
         "{} of {n} missed:\n{}",
@@ -441,7 +441,7 @@ fn stops_every_win_by_fours_20x20() {
 fn finds_wins_by_threats() {
     for name in ["vct-15x15.txt", "vct-20x20.txt"] {
         for (i, (b, _)) in puzzles(name).iter().enumerate() {
-            let r = think(b, 200_000);
+            let r = think(b, 800_000);
             assert!(
                 matches!(r.score, Score::Win(_)),
                 "{name}:{}: {:?} with {}\n{b}",

@@ -870,7 +870,7 @@ impl Board {
         // it. (Unrolled by hand: the shifts are then constants.)
         let mut touched = 0u64;
         for d in 0..4 {
-            let step = self.step[d];
+            let (step, back) = (self.step[d], -self.step[d]);
             let keys = &mut self.keys[d];
             let pats = &mut self.pats;
             let mut marks = 0u64;
@@ -879,7 +879,7 @@ impl Board {
             macro_rules! update {
                 ($k:literal) => {{
                     let u = at(cell.wrapping_add_signed($k * step));
-                    let w = at(cell.wrapping_add_signed(-$k * step));
+                    let w = at(cell.wrapping_add_signed($k * back));
                     keys[u] ^= diff << (2 * pattern::field(-$k));
                     keys[w] ^= diff << (2 * pattern::field($k));
                     let new_u = pair[keys[u] as usize & (pattern::KEYS - 1)];
@@ -903,7 +903,7 @@ impl Board {
             let bit = touched.trailing_zeros() as usize;
             touched &= touched - 1;
             let (d, k) = (bit / 10, (bit % 10 / 2 + 1) as isize);
-            let off = if bit % 2 == 0 { k } else { -k } * self.step[d];
+            let off = if bit.is_multiple_of(2) { k } else { -k } * self.step[d];
             self.refresh_threats(cell.wrapping_add_signed(off));
         }
         self.refresh_threats(cell);

@@ -10,6 +10,7 @@ pub mod threat;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use self::eval::Threat;
 use self::movegen::{Generated, candidates, generate};
 use self::threat::{Vcf, Vct};
 use super::{Info, Limits, Reporter, Score};
@@ -199,6 +200,22 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The leaf's VCF for the side to move. Its positions count as nodes, as a
+    /// quiescence search's do in other engines (Rapfi's among them).
+    fn leaf_vcf(&mut self) -> bool {
+        let before = self.vcf.nodes;
+        let won = self.vcf.solve(
+            &mut self.board,
+            LEAF_VCF_DEPTH,
+            LEAF_VCF_NODES,
+            &mut self.vcf_line,
+        );
+        let used = self.vcf.nodes - before;
+        self.nodes += used;
+        self.unreported += used;
+        won
+    }
+
     fn history_index(&self, p: Point) -> usize {
         self.board.to_move().index() * 1024 + p.y as usize * 32 + p.x as usize
     }
@@ -281,13 +298,14 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         entry: Option<Entry>,
     ) -> i32 {
-        let (forced, fours, eval) = match generated {
+        let (forced, fours, eval, defending) = match generated {
             Generated::Win(_) => return MATE - ply as i32 - 1,
             Generated::Moves {
                 forced,
                 fours,
                 eval,
-            } => (forced, fours, eval),
+                defending,
+            } => (forced, fours, eval, defending),
         };
         if list.is_empty() {
             // No legal answer: either the board is full of forbidden points, or the
@@ -301,19 +319,16 @@ impl<'a> Worker<'a> {
             && depth <= RAZOR_DEPTH
             && eval.abs() < MATE_BOUND
             && eval + RAZOR_MARGIN * depth < alpha;
-        if (depth <= 0 || razor) && !forced {
-            if fours
-                && !counting
-                && self.vcf.solve(
-                    &mut self.board,
-                    LEAF_VCF_DEPTH,
-                    LEAF_VCF_NODES,
-                    &mut self.vcf_line,
-                )
-            {
+        // An open three met at the horizon is answered first (its defences are few, and
+        // the static score cannot tell a three that will be stopped from one that wins).
+        let leaf = (depth <= 0 && !defending) || razor;
+        if leaf && !forced || depth <= 0 && defending {
+            if fours && !counting && self.leaf_vcf() {
                 return MATE - ply as i32 - self.vcf_line.len() as i32;
             }
-            return eval;
+            if leaf {
+                return eval;
+            }
         }
         // Step 5. The table's cut-off for a four answered at the horizon (searched at
         // depth 1 though called at 0; from depth 1 on, step 2 tried it), and its move.
@@ -329,6 +344,7 @@ impl<'a> Worker<'a> {
         // shallow node is not searched (Rapfi's ~121 Elo; Stockfish's static null move).
         if !pv_node
             && !forced
+            && !defending
             && depth <= FUTILITY_DEPTH
             && eval.abs() < MATE_BOUND
             && eval - FUTILITY_MARGIN * depth >= beta
@@ -380,9 +396,13 @@ impl<'a> Worker<'a> {
         for (i, &(p, _)) in list[..width].iter().enumerate() {
             // Late, quiet moves (making and stopping nothing much) are searched shallower
             // first, or not at all.
-            let quiet = i >= 3 && movegen::order_score(&self.board, p) < 400;
+            // A move that makes a three is an attack, never quiet: the opponent must answer
+            // it, and the wins of five-in-a-row are chains of such moves.
+            let quiet = i >= 3
+                && movegen::order_score(&self.board, p) < 400
+                && eval::threat(self.board.patterns(p, self.board.to_move())) < Threat::Three;
             if quiet && i >= late && best > -MATE_BOUND {
-                break;
+                continue;
             }
             // Futility: a quiet move will not lift a shallow node this far below alpha.
             if quiet && futile && best > -MATE_BOUND {

@@ -30,6 +30,9 @@ pub enum Generated {
         forced: bool,
         fours: bool,
         eval: i32,
+        /// The other side has an open three (a point that makes a straight four): the
+        /// moves are its defences and our fours.
+        defending: bool,
     },
 }
 
@@ -60,6 +63,7 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
                 fours: board.has_four_point(me),
                 // Unused: a node answering a four is always searched.
                 eval: 0,
+                defending: false,
             };
         }
     }
@@ -75,6 +79,7 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
             forced: false,
             fours: false,
             eval: evaluate(board, cands),
+            defending: false,
         };
     }
     let opp_fouls = variant.has_fouls(opp);
@@ -124,6 +129,7 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
             forced: true,
             fours,
             eval,
+            defending: false,
         };
     }
     if opp_open_fours > 0 {
@@ -146,12 +152,14 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
             forced: false,
             fours,
             eval,
+            defending: true,
         };
     }
     Generated::Moves {
         forced: false,
         fours,
         eval,
+        defending: false,
     }
 }
 

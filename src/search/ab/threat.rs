@@ -308,17 +308,14 @@ impl Vct {
         }
         let me = board.to_move();
         let opp = me.opposite();
-        let mut cands = Vec::new();
-        candidates(board, &mut cands);
-        if cands
-            .iter()
-            .any(|&p| threat(board.patterns(p, opp)) == Threat::Five)
-        {
+        if board.has_five_point(opp) {
             // The defender threatens five: the VCF above already tried the blocks that
             // are fours; a quiet block is not a threat.
             return false;
         }
         // Threes only (fours were the VCF's job), strongest shapes first.
+        let mut cands = Vec::new();
+        candidates(board, &mut cands);
         let mut moves: Vec<(Point, Threat)> = cands
             .iter()
             .map(|&p| (p, threat(board.patterns(p, me))))
@@ -331,14 +328,9 @@ impl Vct {
             board.play_unchecked(Move::Place(a));
             // A three counts only if its straight four may really be played (renju:
             // not on black's forbidden point).
-            let real = {
-                let mut c = Vec::new();
-                candidates(board, &mut c);
-                c.iter().any(|&q| {
-                    let pats = board.patterns(q, me);
-                    pats.contains(&Pattern::Flex4) && playable(board, q, me)
-                })
-            };
+            let real = board
+                .four_points(me)
+                .any(|q| board.patterns(q, me).contains(&Pattern::Flex4) && playable(board, q, me));
             let mark = line.len();
             line.push(a);
             let won =
@@ -357,17 +349,12 @@ impl Vct {
     fn defend(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
         let def = board.to_move();
         let att = def.opposite();
-        let mut cands = Vec::new();
-        candidates(board, &mut cands);
-        let replies: Vec<Point> = cands
-            .iter()
-            .copied()
-            .filter(|&p| {
-                let blocks = board.patterns(p, att).iter().any(|&t| t >= Pattern::Block4);
-                let counter = board.patterns(p, def).iter().any(|&t| t >= Pattern::Block4);
-                (blocks || counter) && playable(board, p, def)
-            })
-            .collect();
+        // The points that make a four for either side, row by row.
+        let mut replies: Vec<Point> = board.four_points(att).collect();
+        replies.extend(board.four_points(def));
+        replies.sort_unstable_by_key(|p| (p.y, p.x));
+        replies.dedup();
+        replies.retain(|&p| playable(board, p, def));
         if replies.is_empty() {
             return false;
         }
