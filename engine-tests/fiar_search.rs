@@ -416,25 +416,16 @@ fn missed(name: &str, nodes: u64) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn stops_every_win_by_fours_15x15() {
-    let (n, misses) = missed("defence-15x15.txt", 80_000);
-    assert!(
-        misses.is_empty(),
-        "{} of {n} missed:\n{}",
-        misses.len(),
-        misses.join("\n")
-    );
-}
-
-#[test]
-fn stops_every_win_by_fours_20x20() {
-    let (n, misses) = missed("defence-20x20.txt", 80_000);
-    assert!(
-        misses.is_empty(),
-        "{} of {n} missed:\n{}",
-        misses.len(),
-        misses.join("\n")
-    );
+fn stops_every_win_by_fours() {
+    for name in ["defence-15x15.txt", "defence-20x20.txt"] {
+        let (n, misses) = missed(name, 80_000);
+        assert!(
+            misses.is_empty(),
+            "{} of {n} missed:\n{}",
+            misses.len(),
+            misses.join("\n")
+        );
+    }
 }
 
 #[test]
