@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::sync::atomic::AtomicBool;
 
@@ -33,6 +33,7 @@ use tengen::search::ab::movegen::candidates;
 use tengen::search::ab::search;
 use tengen::search::ab::threat::{Vcf, Vct};
 use tengen::search::{Limits, Score, Silent};
+use tengen::tournament::results;
 
 #[derive(Parser)]
 struct Args {
@@ -59,8 +60,7 @@ fn main() {
     let args = Args::parse();
     let mut games: Vec<(usize, Vec<Point>)> = Vec::new();
     for f in &args.files {
-        let text = std::fs::read_to_string(f).expect("readable record");
-        games.extend(read_games(&text));
+        games.extend(read_games(f));
     }
     eprintln!("{} games", games.len());
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -106,52 +106,41 @@ fn main() {
     }
 }
 
-/// Games as (board size, moves): SGF files hold several games, results files a game a
-/// line.
-fn read_games(text: &str) -> Vec<(usize, Vec<Point>)> {
-    let mut games = Vec::new();
-    if text.trim_start().starts_with('(') {
-        for chunk in text.split("\n(;").filter(|c| !c.trim().is_empty()) {
-            let sgf = if chunk.starts_with('(') {
-                chunk.to_string()
-            } else {
-                format!("(;{chunk}")
-            };
-            if let Ok(rec) = Record::read_sgf(&sgf)
-                && let Ok(board) = rec.replay(Variant::Freestyle)
-            {
-                let moves = board
-                    .moves()
-                    .filter_map(|m| match m {
-                        Move::Place(p) => Some(p),
-                        Move::Pass => None,
-                    })
-                    .collect();
-                games.push((board.width(), moves));
-            }
-        }
-        return games;
-    }
-    let mut size = 15;
-    for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if let Some(w) = v["settings"]["game"]["width"].as_u64() {
-            size = w as usize;
-        }
-        if let Some(moves) = v["moves"].as_array() {
-            let pts = moves
-                .iter()
-                .filter_map(|m| {
-                    let (x, y) = m.as_str()?.split_once(',')?;
-                    Some(Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+/// Games as (board size, moves): an SGF file holds one game or a collection; a results
+/// file of `tengen tournament` a game a line.
+fn read_games(path: &Path) -> Vec<(usize, Vec<Point>)> {
+    let name = path.display();
+    let records = if path.extension().is_some_and(|e| e == "sgf") {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Record::read_sgf_collection(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    } else {
+        let loaded = results::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let size = loaded.header.settings["game"]["width"]
+            .as_u64()
+            .unwrap_or(15) as usize;
+        loaded
+            .games
+            .values()
+            .map(|g| {
+                Record::parse_moves(&g.moves.join(" "), size, size)
+                    .unwrap_or_else(|e| panic!("{name}: game {}: {e}", g.game))
+            })
+            .collect()
+    };
+    records
+        .iter()
+        .filter_map(|rec| {
+            let board = rec.replay(Variant::Freestyle).ok()?;
+            let moves = board
+                .moves()
+                .filter_map(|m| match m {
+                    Move::Place(p) => Some(p),
+                    Move::Pass => None,
                 })
                 .collect();
-            games.push((size, pts));
-        }
-    }
-    games
+            Some((board.width(), moves))
+        })
+        .collect()
 }
 
 /// Whether Tengen's search finds the side to move lost.

@@ -184,3 +184,20 @@ fn mutated_records_never_panic() {
         }
     }
 }
+
+#[test]
+fn sgf_collection_reads_every_game() {
+    // As c-gomoku-cli writes a match: one game tree after another.
+    let text = "(;FF[4]GM[4]SZ[20]RE[B+1];B[li];W[hk];B[kh])\n\n\
+                (;FF[4]GM[4]SZ[15];B[hh];W[ii])\n";
+    let games = Record::read_sgf_collection(text).unwrap();
+    assert_eq!(games.len(), 2);
+    let first = games[0].replay(Variant::Freestyle).unwrap();
+    assert_eq!((first.width(), first.moves().count()), (20, 3));
+    assert_eq!(first.stone(Point::new(11, 8)), Some(Color::Black));
+    let second = games[1].replay(Variant::Freestyle).unwrap();
+    assert_eq!((second.width(), second.moves().count()), (15, 2));
+    assert_eq!(second.stone(Point::new(8, 8)), Some(Color::White));
+    // One bad game is an error, not a silent skip.
+    assert!(Record::read_sgf_collection("(;GM[4];B[hh])(;GM[1];B[aa])").is_err());
+}

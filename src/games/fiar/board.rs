@@ -242,8 +242,7 @@ impl Extras {
 
 // `Threats::refresh` and `pair_bits` read patterns as bytes: a four or more has bit 3,
 // a five is 11.
-const _: () =
-    assert!(Pattern::Block4 as u8 == 8 && Pattern::Five as u8 == 11 && Pattern::Flex3 as u8 == 7);
+const _: () = assert!(Pattern::Block4 as u8 == 8 && Pattern::Five as u8 == 11);
 
 /// The board's threat bits, borrowed apart from its other fields.
 struct Threats<'a> {

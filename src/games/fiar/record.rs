@@ -203,8 +203,17 @@ impl Record {
     /// SGF for five-in-a-row (GM[4]): SZ, RU (a variant name), AB/AW set-up, B/W moves
     /// (`B[]` or `B[tt]` on boards up to 19 is a pass). The main line is read.
     pub fn read_sgf(text: &str) -> Result<Record, RuleError> {
-        let trees = sgf::parse(text)?;
-        let nodes = trees[0].main_line();
+        Record::of_tree(&sgf::parse(text)?[0])
+    }
+
+    /// Every game of an SGF collection (several game trees in one file, as match
+    /// runners such as c-gomoku-cli write them), each read as [`read_sgf`] reads one.
+    pub fn read_sgf_collection(text: &str) -> Result<Vec<Record>, RuleError> {
+        sgf::parse(text)?.iter().map(Record::of_tree).collect()
+    }
+
+    fn of_tree(tree: &sgf::GameTree) -> Result<Record, RuleError> {
+        let nodes = tree.main_line();
         let root = nodes[0];
         if let Some(gm) = root.get("GM")
             && gm.values[0].trim() != "4"

@@ -312,7 +312,6 @@ impl<'a> Worker<'a> {
             // four cannot be blocked (renju: its block is forbidden for black).
             return if forced { -(MATE - ply as i32 - 2) } else { 0 };
         }
-        let counting = self.board.variant().counting();
         // Step 4. Leaves: a VCF of the side to move, else the static score. Razoring: a
         // shallow non-PV node far below alpha is scored as a leaf too.
         let razor = !pv_node
@@ -323,7 +322,8 @@ impl<'a> Worker<'a> {
         // the static score cannot tell a three that will be stopped from one that wins).
         let leaf = (depth <= 0 && !defending) || razor;
         if leaf && !forced || depth <= 0 && defending {
-            if fours && !counting && self.leaf_vcf() {
+            // (`fours` is never set in the counting games, where a five does not win.)
+            if fours && self.leaf_vcf() {
                 return MATE - ply as i32 - self.vcf_line.len() as i32;
             }
             if leaf {
@@ -340,15 +340,12 @@ impl<'a> Worker<'a> {
             return s;
         }
         let depth = depth.max(1);
-        // Step 5b. Reverse futility: far enough above beta, with no four to answer, a
-        // shallow node is not searched (Rapfi's ~121 Elo; Stockfish's static null move).
-        if !pv_node
-            && !forced
-            && !defending
-            && depth <= FUTILITY_DEPTH
-            && eval.abs() < MATE_BOUND
-            && eval - FUTILITY_MARGIN * depth >= beta
-        {
+        // A shallow non-PV node with no four to answer and no win in sight: its static
+        // score may prune it or its quiet moves.
+        let shallow = !pv_node && !forced && depth <= FUTILITY_DEPTH && eval.abs() < MATE_BOUND;
+        // Step 5b. Reverse futility: far enough above beta, with no open three to answer
+        // either, the node is not searched (Rapfi's ~121 Elo; Stockfish's static null move).
+        if shallow && !defending && eval - FUTILITY_MARGIN * depth >= beta {
             return eval;
         }
         let key = self.board.key();
@@ -381,13 +378,9 @@ impl<'a> Worker<'a> {
         } else {
             list.len().min(28)
         };
-        // Move-count pruning: past this many moves, a shallow non-PV node skips its quiet
-        // ones (Rapfi's ~107 Elo).
-        let futile = !pv_node
-            && !forced
-            && depth <= FUTILITY_DEPTH
-            && eval.abs() < MATE_BOUND
-            && eval + MOVE_FUTILITY_MARGIN * depth <= alpha;
+        let futile = shallow && eval + MOVE_FUTILITY_MARGIN * depth <= alpha;
+        // Move-count pruning: past this many moves, a non-PV node skips its quiet ones
+        // (Rapfi's ~107 Elo).
         let late = if pv_node || forced {
             usize::MAX
         } else {

@@ -85,17 +85,14 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     let opp_fouls = variant.has_fouls(opp);
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
-    let mut fours = false;
+    // A point making a four lies within two of a stone: among the candidates.
+    let fours = board.has_four_point(me);
     let (mut mine, mut theirs) = (0i64, 0i64);
-    // One pass computes threats, ordering scores and the evaluation together; the
-    // threat branches below (a four or an open three to answer) rebuild the list,
-    // which is rare.
+    // One pass computes threats, ordering scores and the evaluation together (the
+    // side to move has no five: the bit sets said so above); the threat branches below
+    // (a four or an open three to answer) rebuild the list, which is rare.
     for &p in cands {
-        let (own_threat, own_value, own_eval) = threat_value(board.patterns(p, me));
-        if own_threat == Threat::Five {
-            return Generated::Win(p);
-        }
-        fours |= own_threat >= Threat::Four;
+        let (_, own_value, own_eval) = threat_value(board.patterns(p, me));
         let (opp_threat, opp_value, opp_eval) = threat_value(board.patterns(p, opp));
         let opp_playable = !opp_fouls || playable(board, p, opp);
         match opp_threat {
