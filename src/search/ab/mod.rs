@@ -43,6 +43,12 @@ const MOVE_FUTILITY_MARGIN: i32 = 150;
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 300;
 
+/// Bound of a history entry, and what ordering adds for a killer and a counter-move (on
+/// the scale of [`eval::ORDER`], where an open three is worth 110).
+const HISTORY_RANGE: i32 = 10_000;
+const KILLER_BONUS: i32 = 40;
+const COUNTER_BONUS: i32 = 24;
+
 /// Quiet moves a non-PV node at `depth` searches before it stops: 3 + depth^1.32.
 fn move_count_limit(depth: i32) -> usize {
     const LIMITS: [usize; 9] = [3, 4, 5, 7, 9, 11, 13, 16, 18];
@@ -155,7 +161,16 @@ struct Worker<'a> {
     /// Deepest ply of this iteration (its depth plus room for forced extensions).
     ply_limit: usize,
     killers: [[u16; 2]; MAX_PLY],
+    /// How often a move on a point has cut off, by side and kind (attack: it makes a
+    /// three or more; quiet otherwise), kept within ±[`HISTORY_RANGE`].
     history: Vec<i32>,
+    /// The reply that last cut off after the opponent's move on a point, by the side
+    /// that replies.
+    counter: Vec<u16>,
+    /// The move played at each ply of the current line.
+    played: [u16; MAX_PLY],
+    /// Moves searched at each ply before the one that cut off, with their kind.
+    tried: Vec<Vec<(Point, bool)>>,
     lists: Vec<Vec<(Point, i32)>>,
     cands: Vec<Vec<Point>>,
     vcf: Vcf,
@@ -173,7 +188,10 @@ impl<'a> Worker<'a> {
             sel_depth: 0,
             ply_limit: MAX_PLY - 2,
             killers: [[0; 2]; MAX_PLY],
-            history: vec![0; 2 * 1024],
+            history: vec![0; 2 * 2 * 1024],
+            counter: vec![0; 2 * 1024],
+            played: [0; MAX_PLY],
+            tried: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             cands: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             vcf: Vcf::new(),
@@ -216,8 +234,24 @@ impl<'a> Worker<'a> {
         won
     }
 
-    fn history_index(&self, p: Point) -> usize {
-        self.board.to_move().index() * 1024 + p.y as usize * 32 + p.x as usize
+    fn history_index(&self, p: Point, attack: bool) -> usize {
+        (self.board.to_move().index() * 2 + attack as usize) * 1024
+            + p.y as usize * 32
+            + p.x as usize
+    }
+
+    /// Moves the history of a point toward `bonus` (negative: a malus), staying in range
+    /// however often it is updated.
+    fn update_history(&mut self, p: Point, attack: bool, bonus: i32) {
+        let i = self.history_index(p, attack);
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_RANGE;
+    }
+
+    /// The counter-move slot of the opponent's last move, if there is one.
+    fn counter_index(&self, ply: usize) -> Option<usize> {
+        let last = decode(*self.played.get(ply.checked_sub(1)?)?)?;
+        Some(self.board.to_move().index() * 1024 + last.y as usize * 32 + last.x as usize)
     }
 
     /// The score of a finished game from the side to move's view.
@@ -350,17 +384,26 @@ impl<'a> Worker<'a> {
         }
         let key = self.board.key();
         let tt_move = entry.map_or(0, |e| e.mv);
-        // Step 6. Order: table move, killers, history, pattern score.
+        // Step 6. Order: the table move, then the pattern score nudged by the history of
+        // the point (for its kind of move), the killers and the counter-move.
         let killers = self.killers[ply];
+        let counter = self.counter_index(ply).map_or(0, |c| self.counter[c]);
+        let me = self.board.to_move();
         for (p, score) in list.iter_mut() {
             let m = encode(*p);
-            *score += if m == tt_move {
-                1 << 28
-            } else if m == killers[0] || m == killers[1] {
-                1 << 20
-            } else {
-                self.history[self.history_index(*p)].min(1 << 19)
-            };
+            if m == tt_move {
+                *score += 1 << 28;
+                continue;
+            }
+            let attack = eval::threat(self.board.patterns(*p, me)) >= Threat::Three;
+            let h = self.history[self.history_index(*p, attack)];
+            *score += if attack { h / 128 } else { h / 256 };
+            if m == killers[0] || m == killers[1] {
+                *score += KILLER_BONUS;
+            }
+            if m == counter {
+                *score += COUNTER_BONUS;
+            }
         }
         list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         // Lazy SMP: helpers look at the moves in a slightly different order.
@@ -373,6 +416,8 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = 0;
+        let mut tried = std::mem::take(&mut self.tried[ply]);
+        tried.clear();
         let width = if forced {
             list.len()
         } else {
@@ -391,9 +436,8 @@ impl<'a> Worker<'a> {
             // first, or not at all.
             // A move that makes a three is an attack, never quiet: the opponent must answer
             // it, and the wins of five-in-a-row are chains of such moves.
-            let quiet = i >= 3
-                && movegen::order_score(&self.board, p) < 400
-                && eval::threat(self.board.patterns(p, self.board.to_move())) < Threat::Three;
+            let attack = eval::threat(self.board.patterns(p, me)) >= Threat::Three;
+            let quiet = i >= 3 && !attack && movegen::order_score(&self.board, p) < 400;
             if quiet && i >= late && best > -MATE_BOUND {
                 continue;
             }
@@ -401,6 +445,7 @@ impl<'a> Worker<'a> {
             if quiet && futile && best > -MATE_BOUND {
                 continue;
             }
+            self.played[ply] = encode(p);
             self.board.play_unchecked(Move::Place(p));
             let new_depth = if forced { depth } else { depth - 1 };
             let mut s;
@@ -419,6 +464,7 @@ impl<'a> Worker<'a> {
             }
             self.board.undo().expect("searched move was played");
             if self.stopped() {
+                self.tried[ply] = tried;
                 return 0;
             }
             if s > best {
@@ -428,19 +474,15 @@ impl<'a> Worker<'a> {
                     alpha = s;
                     if s >= beta {
                         if !forced {
-                            let k = &mut self.killers[ply];
-                            if k[0] != best_move {
-                                k[1] = k[0];
-                                k[0] = best_move;
-                            }
-                            let h = self.history_index(p);
-                            self.history[h] += depth * depth;
+                            self.reward(p, attack, &tried, depth, ply);
                         }
                         break;
                     }
                 }
             }
+            tried.push((p, attack));
         }
+        self.tried[ply] = tried;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -460,6 +502,27 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// A cut-off by `p` after the moves `tried`: the killers, the counter-move and the
+    /// history learn it; the moves of its kind tried before it get a malus.
+    fn reward(&mut self, p: Point, attack: bool, tried: &[(Point, bool)], depth: i32, ply: usize) {
+        let m = encode(p);
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        if let Some(c) = self.counter_index(ply) {
+            self.counter[c] = m;
+        }
+        let bonus = (24 * depth * depth + 96 * depth).min(HISTORY_RANGE * 5 / 6);
+        self.update_history(p, attack, bonus);
+        for &(q, kind) in tried {
+            if kind == attack {
+                self.update_history(q, kind, -bonus);
+            }
+        }
+    }
+
     /// One root iteration over `moves` (best first); returns the best score and move.
     fn root(
         &mut self,
@@ -472,6 +535,7 @@ impl<'a> Worker<'a> {
         let mut best_point = moves[0].0;
         for (i, m) in moves.iter_mut().enumerate() {
             let p = m.0;
+            self.played[0] = encode(p);
             self.board.play_unchecked(Move::Place(p));
             let mut s;
             if i == 0 {
