@@ -306,7 +306,12 @@ fn always_blocks_a_four() {
                     checked += 1;
                     break;
                 }
-                play_near(&mut b, &empties, &mut rng);
+                let near: Vec<Point> = empties
+                    .iter()
+                    .copied()
+                    .filter(|&p| b.has_stone_near(p, 1))
+                    .collect();
+                let _ = b.play(Move::Place(near[rng.random_range(0..near.len())]));
             }
         }
     }
@@ -314,16 +319,6 @@ fn always_blocks_a_four() {
         checked >= 50,
         "only {checked} positions with a four to block"
     );
-}
-
-/// Plays a random move next to a stone (a random middle game in the making).
-fn play_near(b: &mut Board, empties: &[Point], rng: &mut StdRng) {
-    let near: Vec<Point> = empties
-        .iter()
-        .copied()
-        .filter(|&p| b.has_stone_near(p, 1))
-        .collect();
-    let _ = b.play(Move::Place(near[rng.random_range(0..near.len())]));
 }
 
 /// No four anywhere, but h9 makes two open threes (freestyle): a win by threats that the
@@ -447,71 +442,4 @@ fn finds_wins_by_threats() {
             );
         }
     }
-}
-
-/// Against a four-three (a point where the opponent makes a four and an open three), move
-/// generation keeps only the moves that may stop it: every move after which the opponent
-/// has no win by fours any more is among them, and the position is marked as defending.
-#[test]
-fn four_three_defence_keeps_every_saving_move() {
-    use tengen::search::ab::eval::{Threat, threat};
-    use tengen::search::ab::movegen::{Generated, generate};
-    let mut rng = StdRng::seed_from_u64(43);
-    let (mut checked, mut narrowed) = (0, 0);
-    for v in [Variant::Freestyle, Variant::Standard, Variant::Renju] {
-        for _ in 0..1000 {
-            let mut b = Board::new(v);
-            let _ = b.play(Move::Place(b.centre()));
-            while b.outcome() == Outcome::Ongoing && b.stone_count() < 36 {
-                let me = b.to_move();
-                let opp = me.opposite();
-                let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
-                let four_three = empties.iter().any(|&p| {
-                    threat(b.patterns(p, opp)) == Threat::FourThree && b.foul(p, opp).is_none()
-                });
-                // (With a four of our own to make, our fours are kept and the other moves
-                // that survive may depend on them: a different question.)
-                let sharper = b.has_four_point(me)
-                    || empties
-                        .iter()
-                        .any(|&p| threat(b.patterns(p, opp)) >= Threat::OpenFour);
-                if four_three && !sharper {
-                    let (mut cands, mut list) = (Vec::new(), Vec::new());
-                    let g = generate(&b, &mut cands, &mut list);
-                    let Generated::Moves { defending, .. } = g else {
-                        panic!("no five for the side to move, yet {g:?}\n{b}");
-                    };
-                    assert!(defending, "{v}: a four-three to answer\n{b}");
-                    let kept: Vec<Point> = list.iter().map(|m| m.0).collect();
-                    for &p in &cands {
-                        if kept.contains(&p) || b.check(Move::Place(p)).is_err() {
-                            continue;
-                        }
-                        let mut after = b.clone();
-                        after.play_unchecked(Move::Place(p));
-                        let mut vcf = Vcf::new();
-                        let won = vcf.solve(&mut after, 30, 200_000, &mut Vec::new());
-                        let q: Vec<String> = empties
-                            .iter()
-                            .filter(|&&p| threat(b.patterns(p, opp)) == Threat::FourThree)
-                            .map(|p| format!("{p} {:?}", b.patterns(*p, opp)))
-                            .collect();
-                        assert!(
-                            won || vcf.aborted(),
-                            "{v}: {p} stops the four-three ({q:?}) but was dropped; kept {kept:?}\n{b}"
-                        );
-                    }
-                    checked += 1;
-                    narrowed += (kept.len() < cands.len()) as usize;
-                    break;
-                }
-                play_near(&mut b, &empties, &mut rng);
-            }
-        }
-    }
-    assert!(checked >= 100, "only {checked} four-threes to answer");
-    assert!(
-        narrowed * 2 > checked,
-        "the moves narrowed in {narrowed} of {checked}"
-    );
 }
