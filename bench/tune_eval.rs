@@ -15,13 +15,14 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use tengen::core::Color;
 use tengen::core::tt::Table;
+use tengen::games::fiar::record::Record;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
 use tengen::search::ab::eval::{FEATURES, Features, WEIGHTS, Weights, features};
 use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
 use tengen::search::ab::threat::Vcf;
 use tengen::search::{Limits, Silent};
-use tengen::tournament::{GameKind, openings::random_fiar};
+use tengen::tournament::{GameKind, openings::random_fiar, results};
 
 #[derive(Parser)]
 struct Args {
@@ -44,6 +45,10 @@ struct Args {
     /// Fit on positions from this file instead of playing.
     #[arg(long)]
     load: Option<String>,
+    /// Fit on the quiet positions of these tournament results files (`tengen tournament
+    /// --results`), each labelled with its game's result, instead of playing.
+    #[arg(long, num_args = 1..)]
+    results: Vec<String>,
 }
 
 /// A quiet position's features and the result for the side to move (1 win, 0 loss).
@@ -57,6 +62,7 @@ fn main() -> Result<(), String> {
     let args = Args::parse();
     let samples = match &args.load {
         Some(path) => load(path)?,
+        None if !args.results.is_empty() => from_results(&args.results)?,
         None => {
             let s = play(&args)?;
             if let Some(path) = &args.save {
@@ -113,6 +119,79 @@ fn play(args: &Args) -> Result<Vec<Sample>, String> {
     Ok(out.into_inner().unwrap())
 }
 
+/// The quiet positions of finished tournament games, after their openings.
+fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    let mut games = 0;
+    for path in paths {
+        let loaded = results::load(std::path::Path::new(path))?;
+        let game = &loaded.header.settings["game"];
+        let size = game["width"].as_u64().unwrap_or(15) as usize;
+        let variant: Variant = game["variant"]
+            .as_str()
+            .unwrap_or("freestyle")
+            .parse()
+            .map_err(|e| format!("{path}: {e}"))?;
+        for g in loaded.games.values() {
+            let Some(winner) = (match g.result.as_bytes().first() {
+                Some(b'B') => Some(Some(Color::Black)),
+                Some(b'W') => Some(Some(Color::White)),
+                Some(b'0') => Some(None),
+                _ => None,
+            }) else {
+                continue;
+            };
+            if g.result.ends_with('F') || g.result.ends_with('T') {
+                continue; // decided by a forfeit or the clock, not on the board
+            }
+            let rec = Record::parse_moves(&g.moves.join(" "), size, size)
+                .map_err(|e| format!("{path}: game {}: {e}", g.game))?;
+            let mut board = Board::with_size(variant, size, size).map_err(|e| e.to_string())?;
+            let (mut cands, mut scratch, mut moves, mut line) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let mut vcf = Vcf::new();
+            for (i, &m) in rec.moves.iter().enumerate() {
+                if i >= g.opening_plies
+                    && quiet(&board, &mut scratch, &mut moves, &mut vcf, &mut line)
+                {
+                    candidates(&board, &mut cands);
+                    let mover = board.to_move();
+                    out.push(Sample {
+                        f: features(&board, &cands),
+                        result: match winner {
+                            Some(w) if w == mover => 1.0,
+                            Some(_) => 0.0,
+                            None => 0.5,
+                        },
+                    });
+                }
+                if board.play_any_opening(m).is_err() {
+                    break;
+                }
+            }
+            games += 1;
+        }
+    }
+    eprintln!("{games} games, {} quiet positions", out.len());
+    Ok(out)
+}
+
+/// Quiet as the search's leaves are: no five to make or to stop, no win by fours (the
+/// leaf's VCF would have found it).
+fn quiet(
+    board: &Board,
+    scratch: &mut Vec<tengen::core::error::Point>,
+    moves: &mut Vec<(tengen::core::error::Point, i32)>,
+    vcf: &mut Vcf,
+    line: &mut Vec<tengen::core::error::Point>,
+) -> bool {
+    match generate(board, scratch, moves) {
+        Generated::Win(_) | Generated::Moves { forced: true, .. } => false,
+        Generated::Moves { fours: false, .. } => true,
+        Generated::Moves { fours: true, .. } => !vcf.solve(&mut board.clone(), 20, 5_000, line),
+    }
+}
+
 fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table) -> Vec<Sample> {
     let mut board = Board::with_size(variant, 15, 15).expect("15x15 suits every variant");
     let kind = GameKind::Fiar {
@@ -137,16 +216,7 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
     let stop = AtomicBool::new(false);
     while board.outcome() == Outcome::Ongoing {
         candidates(&board, &mut cands);
-        // Quiet as the search's leaves are: no five to make or to stop, no win by fours
-        // (the leaf's VCF would have found it).
-        let quiet = match generate(&board, &mut scratch, &mut moves) {
-            Generated::Win(_) | Generated::Moves { forced: true, .. } => false,
-            Generated::Moves { fours: false, .. } => true,
-            Generated::Moves { fours: true, .. } => {
-                !vcf.solve(&mut board.clone(), 20, 5_000, &mut line)
-            }
-        };
-        if quiet {
+        if quiet(&board, &mut scratch, &mut moves, &mut vcf, &mut line) {
             seen.push((features(&board, &cands), board.to_move()));
         }
         let limits = Limits {
@@ -235,11 +305,14 @@ fn param(w: &mut Weights, i: usize) -> &mut i32 {
     match i {
         0..=8 => &mut w.pattern[i + 2],
         9..=13 => &mut w.threat[i - 8],
-        14 => &mut w.mine,
+        14..=17 => &mut w.shape[i - 14],
+        18 => &mut w.mine,
         _ => &mut w.theirs,
     }
 }
-const PARAMS: usize = 16;
+const PARAMS: usize = 20;
+/// The side factors, which stay positive.
+const SIDES: usize = 18;
 
 fn fit(samples: &[Sample]) {
     // Every tenth position is held out to show the fit generalises.
@@ -281,7 +354,14 @@ fn fit(samples: &[Sample]) {
     );
     let mut w = WEIGHTS;
     let mut step: Vec<i32> = (0..PARAMS)
-        .map(|i| (*param(&mut w, i) / 8).max(1))
+        .map(|i| {
+            let v = *param(&mut w, i);
+            if i >= SIDES {
+                (v / 8).max(1)
+            } else {
+                (v / 8).max(16)
+            }
+        })
         .collect();
     for round in 0..200 {
         let mut improved = false;
@@ -289,7 +369,7 @@ fn fit(samples: &[Sample]) {
             for dir in [1, -1] {
                 let mut t = w;
                 let v = param(&mut t, i);
-                *v = (*v + dir * *st).max(if i >= 14 { 1 } else { 0 });
+                *v = (*v + dir * *st).max(if i >= SIDES { 1 } else { 0 });
                 let e = error(&t, k, &train);
                 if e < best {
                     best = e;

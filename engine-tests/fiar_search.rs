@@ -373,6 +373,33 @@ fn evaluation_is_its_features_times_the_weights() {
     assert!(checked > 300, "{checked}");
 }
 
+/// The evaluation's shapes: a point's combinations of lines that its threat class does not
+/// tell apart, and none where the threat already says it all.
+#[test]
+fn shapes_name_the_combinations_threats_miss() {
+    use Pattern::*;
+    use tengen::search::ab::eval::{Shape, shape};
+    let cases = [
+        ([Flex2, Flex2, Dead, Block1], Some(Shape::DoubleTwo)),
+        ([Flex3, Flex2, Dead, Dead], Some(Shape::ThreePlus)),
+        ([Flex3, Block3, Flex1, Dead], Some(Shape::ThreePlus)),
+        ([Block3, Block3, Dead, Dead], Some(Shape::ClosedThreePlus)),
+        ([Block3, Flex2, Flex2, Dead], Some(Shape::ClosedThreePlus)),
+        ([Block4, Flex2, Dead, Dead], Some(Shape::FourPlus)),
+        ([Block4, Block3, Dead, Dead], Some(Shape::FourPlus)),
+        // One line only, or a threat class that already names the combination.
+        ([Flex2, Block2, Flex1, Dead], None),
+        ([Block3, Dead, Dead, Dead], None),
+        ([Flex3, Flex3, Flex2, Dead], None),
+        ([Block4, Flex3, Flex2, Dead], None),
+        ([Flex4, Flex2, Dead, Dead], None),
+        ([Block4, Block4, Flex2, Dead], None),
+    ];
+    for (pats, want) in cases {
+        assert_eq!(shape(pats), want, "{pats:?}");
+    }
+}
+
 /// Threat puzzles found in games against Rapfi by `bench/threat_puzzles.rs`, each line
 /// `moves | answers` on a freestyle board of the file's size.
 fn puzzles(name: &str) -> Vec<(Board, Vec<Point>)> {
