@@ -382,3 +382,28 @@ fn every_record_reads_back_and_replays_to_its_result() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The opening books in bench/ that the match commands of the README use: each reads,
+/// and every opening is legal on its board.
+#[test]
+fn bench_books_read_and_are_legal() {
+    use tengen::games::fiar::Variant;
+    use tengen::tournament::GameKind;
+    use tengen::tournament::openings::read_fiar_book;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench");
+    for (file, size, at_least) in [
+        ("openings-15.txt", 15, 50),
+        ("openings-15-balanced.txt", 15, 150),
+        ("openings-20.txt", 20, 50),
+        ("openings-20-balanced.txt", 20, 100),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let kind = GameKind::Fiar {
+            variant: Variant::Freestyle,
+            width: size,
+            height: size,
+        };
+        let book = read_fiar_book(&text, file, &kind, None).unwrap_or_else(|e| panic!("{e}"));
+        assert!(book.len() >= at_least, "{file}: {} openings", book.len());
+    }
+}
