@@ -391,15 +391,16 @@ fn bench_books_read_and_are_legal() {
     use tengen::tournament::GameKind;
     use tengen::tournament::openings::read_fiar_book;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench");
-    for (file, size, at_least) in [
-        ("openings-15.txt", 15, 50),
-        ("openings-15-balanced.txt", 15, 150),
-        ("openings-20.txt", 20, 50),
-        ("openings-20-balanced.txt", 20, 100),
+    for (file, variant, size, at_least) in [
+        ("openings-15.txt", Variant::Freestyle, 15, 50),
+        ("openings-15-balanced.txt", Variant::Freestyle, 15, 150),
+        ("openings-15-renju-balanced.txt", Variant::Renju, 15, 80),
+        ("openings-20.txt", Variant::Freestyle, 20, 50),
+        ("openings-20-balanced.txt", Variant::Freestyle, 20, 100),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let kind = GameKind::Fiar {
-            variant: Variant::Freestyle,
+            variant,
             width: size,
             height: size,
         };
