@@ -1,7 +1,8 @@
 //! Alpha-beta search for five-in-a-row: PVS with iterative deepening and aspiration
 //! windows, a shared lock-free transposition table (Lazy SMP), threat-aware move
-//! generation, killer and history ordering, and VCF at the leaves in place of a
-//! quiescence search.
+//! generation, history, killer and counter-move ordering, pruning (futility, move count,
+//! razoring, late-move reductions), singular extensions, and VCF at the leaves in place
+//! of a quiescence search.
 
 pub mod eval;
 pub mod movegen;
