@@ -115,17 +115,10 @@ fn read_games(path: &Path) -> Vec<(usize, Vec<Point>)> {
         Record::read_sgf_collection(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
     } else {
         let loaded = results::load(path).unwrap_or_else(|e| panic!("{e}"));
-        let size = loaded.header.settings["game"]["width"]
-            .as_u64()
-            .unwrap_or(15) as usize;
-        loaded
-            .games
-            .values()
-            .map(|g| {
-                Record::parse_moves(&g.moves.join(" "), size, size)
-                    .unwrap_or_else(|e| panic!("{name}: game {}: {e}", g.game))
-            })
-            .collect()
+        let records = loaded
+            .fiar_records()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        records.into_iter().map(|(_, r)| r).collect()
     };
     records
         .iter()

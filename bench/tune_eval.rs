@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use tengen::core::Color;
 use tengen::core::tt::Table;
-use tengen::games::fiar::record::Record;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
 use tengen::search::ab::eval::{FEATURES, Features, WEIGHTS, Weights, features};
 use tengen::search::ab::movegen::{Generated, candidates, generate};
@@ -125,14 +124,12 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
     let mut games = 0;
     for path in paths {
         let loaded = results::load(std::path::Path::new(path))?;
-        let game = &loaded.header.settings["game"];
-        let size = game["width"].as_u64().unwrap_or(15) as usize;
-        let variant: Variant = game["variant"]
+        let variant: Variant = loaded.header.settings["game"]["variant"]
             .as_str()
             .unwrap_or("freestyle")
             .parse()
             .map_err(|e| format!("{path}: {e}"))?;
-        for g in loaded.games.values() {
+        for (g, rec) in loaded.fiar_records().map_err(|e| format!("{path}: {e}"))? {
             let Some(winner) = (match g.result.as_bytes().first() {
                 Some(b'B') => Some(Some(Color::Black)),
                 Some(b'W') => Some(Some(Color::White)),
@@ -144,9 +141,8 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
             if g.result.ends_with('F') || g.result.ends_with('T') {
                 continue; // decided by a forfeit or the clock, not on the board
             }
-            let rec = Record::parse_moves(&g.moves.join(" "), size, size)
-                .map_err(|e| format!("{path}: game {}: {e}", g.game))?;
-            let mut board = Board::with_size(variant, size, size).map_err(|e| e.to_string())?;
+            let mut board =
+                Board::with_size(variant, rec.width, rec.height).map_err(|e| e.to_string())?;
             let (mut cands, mut scratch, mut moves, mut line) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             let mut vcf = Vcf::new();
@@ -155,14 +151,9 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
                     && quiet(&board, &mut scratch, &mut moves, &mut vcf, &mut line)
                 {
                     candidates(&board, &mut cands);
-                    let mover = board.to_move();
                     out.push(Sample {
                         f: features(&board, &cands),
-                        result: match winner {
-                            Some(w) if w == mover => 1.0,
-                            Some(_) => 0.0,
-                            None => 0.5,
-                        },
+                        result: result_for(winner, board.to_move()),
                     });
                 }
                 if board.play_any_opening(m).is_err() {
@@ -174,6 +165,16 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
     }
     eprintln!("{games} games, {} quiet positions", out.len());
     Ok(out)
+}
+
+/// A game's result for the side that was to move: 1 won, 0 lost, 0.5 drawn (`winner`
+/// `None`).
+fn result_for(winner: Option<Color>, mover: Color) -> f32 {
+    match winner {
+        Some(w) if w == mover => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
 }
 
 /// Quiet as the search's leaves are: no five to make or to stop, no win by fours (the
@@ -238,11 +239,7 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
     seen.into_iter()
         .map(|(f, mover)| Sample {
             f,
-            result: match winner {
-                Some(w) if w == mover => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            },
+            result: result_for(winner, mover),
         })
         .collect()
 }

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::games::fiar::record::Record;
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
@@ -57,6 +59,24 @@ pub struct Loaded {
     pub games: BTreeMap<usize, GameLine>,
     /// Bytes of whole lines: anything after (a line cut by a kill) is dropped.
     pub good_len: u64,
+}
+
+impl Loaded {
+    /// The five-in-a-row games as records (their moves from the empty board, the opening
+    /// included), on the board size the header names.
+    pub fn fiar_records(&self) -> Result<Vec<(&GameLine, Record)>, String> {
+        let game = &self.header.settings["game"];
+        let width = game["width"].as_u64().unwrap_or(15) as usize;
+        let height = game["height"].as_u64().unwrap_or(width as u64) as usize;
+        self.games
+            .values()
+            .map(|g| {
+                Record::parse_moves(&g.moves.join(" "), width, height)
+                    .map(|r| (g, r))
+                    .map_err(|e| format!("game {}: {e}", g.game))
+            })
+            .collect()
+    }
 }
 
 /// Reads a results file. A last line cut short (the runner killed while writing) is

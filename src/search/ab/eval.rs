@@ -92,7 +92,10 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 /// Number of [`Features`] per side: pattern counts, threat counts, shape counts.
-pub const FEATURES: usize = 12 + 7 + 4;
+pub const FEATURES: usize = SHAPES_AT + 4;
+/// Where the threat and the shape counts start among the [`Features`].
+const THREATS_AT: usize = 12;
+const SHAPES_AT: usize = THREATS_AT + 7;
 
 /// What [`evaluate`] counts, per side: how many directions of playable candidate points
 /// carry each pattern, and how many points make each threat. The evaluation (before the
@@ -341,9 +344,9 @@ pub fn features(board: &Board, candidates: &[Point]) -> Features {
                 for q in pats {
                     counts[q as usize] += 1;
                 }
-                counts[12 + threat(pats) as usize] += 1;
+                counts[THREATS_AT + threat(pats) as usize] += 1;
                 if let Some(sh) = shape(pats) {
-                    counts[19 + sh as usize] += 1;
+                    counts[SHAPES_AT + sh as usize] += 1;
                 }
             }
         }

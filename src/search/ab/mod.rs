@@ -96,6 +96,12 @@ fn encode(p: Point) -> u16 {
     0x8000 | p.x as u16 | (p.y as u16) << 5
 }
 
+/// A point's index among 1024 (a 32x32 grid, the layout [`encode`] uses), for the
+/// tables kept per point.
+fn cell(p: Point) -> usize {
+    (encode(p) & 0x3ff) as usize
+}
+
 fn decode(m: u16) -> Option<Point> {
     (m & 0x8000 != 0).then(|| Point::new((m & 31) as u8, ((m >> 5) & 31) as u8))
 }
@@ -244,9 +250,7 @@ impl<'a> Worker<'a> {
     }
 
     fn history_index(&self, p: Point, attack: bool) -> usize {
-        (self.board.to_move().index() * 2 + attack as usize) * 1024
-            + p.y as usize * 32
-            + p.x as usize
+        (self.board.to_move().index() * 2 + attack as usize) * 1024 + cell(p)
     }
 
     /// Moves the history of a point toward `bonus` (negative: a malus), staying in range
@@ -260,7 +264,7 @@ impl<'a> Worker<'a> {
     /// The counter-move slot of the opponent's last move, if there is one.
     fn counter_index(&self, ply: usize) -> Option<usize> {
         let last = decode(*self.played.get(ply.checked_sub(1)?)?)?;
-        Some(self.board.to_move().index() * 1024 + last.y as usize * 32 + last.x as usize)
+        Some(self.board.to_move().index() * 1024 + cell(last))
     }
 
     /// The score of a finished game from the side to move's view.
@@ -524,12 +528,12 @@ impl<'a> Worker<'a> {
             }
             if s > best {
                 best = s;
-                best_move = encode(p);
+                best_move = m;
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
                         if !forced {
-                            self.reward(p, attack, &tried, depth, ply);
+                            self.reward(p, m, attack, &tried, depth, ply);
                         }
                         break;
                     }
@@ -538,6 +542,10 @@ impl<'a> Worker<'a> {
             tried.push((p, attack));
         }
         self.tried[ply] = tried;
+        if self.excluded[ply] != 0 {
+            // A search without the table's move says nothing about the node.
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -545,10 +553,6 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        if self.excluded[ply] != 0 {
-            // A search without the table's move says nothing about the node.
-            return best;
-        }
         self.shared.tt.store(
             key,
             Entry {
@@ -561,10 +565,17 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// A cut-off by `p` after the moves `tried`: the killers, the counter-move and the
+    /// A cut-off by `p` (encoded `m`) after the moves `tried`: the killers, the counter-move and the
     /// history learn it; the moves of its kind tried before it get a malus.
-    fn reward(&mut self, p: Point, attack: bool, tried: &[(Point, bool)], depth: i32, ply: usize) {
-        let m = encode(p);
+    fn reward(
+        &mut self,
+        p: Point,
+        m: u16,
+        attack: bool,
+        tried: &[(Point, bool)],
+        depth: i32,
+        ply: usize,
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
