@@ -1,11 +1,19 @@
-//! Tunes the five-in-a-row evaluation's weights by self-play (Texel's method): plays fast
-//! games from random openings, keeps every quiet position with the game's result, and
-//! fits the weights so that a logistic curve of the evaluation predicts the results.
+//! Tunes the five-in-a-row evaluation's weights (Texel's method): collects quiet
+//! positions with a label, and fits the weights so that a logistic curve of the
+//! evaluation predicts the labels.
 //!
-//! `cargo run --release --example tune_eval -- --games 2000 --save /tmp/samples.txt`
-//! plays and fits; `--load /tmp/samples.txt` fits again without playing. It prints the
-//! prediction error before and after on held-out positions and the weights as Rust, to
-//! paste into `src/search/ab/eval.rs`; a match then decides whether they play better.
+//! - `cargo run --release --example tune_eval -- --games 2000 --save /tmp/samples.txt`
+//!   plays fast self-play games and labels each position with its game's result;
+//! - `--results FILES` takes the positions of tournament results files instead;
+//! - `--label "BRAIN"` labels them with a Gomocup brain's evaluation after a short search
+//!   (`--label-nodes`), e.g. a stronger peer built outside the repository: far less noisy
+//!   than a game's result, which the whole game's later mistakes decide;
+//! - `--load /tmp/samples.txt` fits again without collecting.
+//!
+//! It prints the prediction error before and after on held-out positions and the
+//! weights as Rust, to paste into `src/search/ab/eval.rs`; with `--corrections MIN` it
+//! fits, on top of the weights, a correction to each combination of patterns seen often
+//! enough. A match then decides whether they play better.
 
 use std::io::{BufRead, BufReader, Write};
 use std::sync::Mutex;
@@ -14,9 +22,12 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tengen::core::Color;
+use tengen::core::error::Point;
 use tengen::core::tt::Table;
+use tengen::games::fiar::Pattern;
+use tengen::games::fiar::record::parse_point;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
-use tengen::search::ab::eval::{FEATURES, Features, WEIGHTS, Weights, features};
+use tengen::search::ab::eval::{Features, WEIGHTS, Weights, features, sorted, visit_points};
 use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
 use tengen::search::ab::threat::Vcf;
@@ -48,29 +59,144 @@ struct Args {
     /// --results`), each labelled with its game's result, instead of playing.
     #[arg(long, num_args = 1..)]
     results: Vec<String>,
+    /// Also fit a correction to each combination of patterns seen on at least this many
+    /// points of the training positions (the linear weights stay as they are), and print
+    /// the corrections as Rust.
+    #[arg(long)]
+    corrections: Option<usize>,
+    /// Label the positions of `--results` with this Gomocup brain's evaluation instead of
+    /// the games' results: a command line, e.g. a peer built outside the repository. The
+    /// brain must report `Eval N` (from the mover's view) in a MESSAGE line after a move,
+    /// as Rapfi does; positions it reports a mate for, or no number, are left out.
+    #[arg(long)]
+    label: Option<String>,
+    /// Nodes the labelling brain searches a position (`INFO max_node`).
+    #[arg(long, default_value_t = 20_000)]
+    label_nodes: u64,
+    /// Label one position in this many.
+    #[arg(long, default_value_t = 2)]
+    label_every: usize,
+    /// The brain's evaluation that means 73% (a logistic curve: eval / scale).
+    #[arg(long, default_value_t = 200.0)]
+    label_scale: f64,
 }
 
 /// A quiet position's features and the result for the side to move (1 win, 0 loss).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Sample {
     f: Features,
     result: f32,
+    /// How many points carry each combination of patterns, by [`code`] (empty for
+    /// samples loaded from a file).
+    codes: Vec<(u32, i16)>,
+    /// The position, for a labelling brain and for the samples file (none in files of the
+    /// older format).
+    position: Option<Position>,
+}
+
+/// A position as the moves that led to it on an empty square board.
+#[derive(Clone)]
+struct Position {
+    variant: Variant,
+    size: usize,
+    moves: Vec<Point>,
+}
+
+impl Sample {
+    /// The sample of the position after `moves` (`board`), labelled `result`.
+    fn new(board: &Board, cands: &[Point], moves: &[Move], result: f32) -> Sample {
+        Sample {
+            f: features(board, cands),
+            result,
+            codes: codes(board, cands),
+            position: Some(Position {
+                variant: board.variant(),
+                size: board.width(),
+                moves: moves
+                    .iter()
+                    .filter_map(|m| match m {
+                        Move::Place(p) => Some(*p),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+impl Position {
+    fn board(&self) -> Result<Board, String> {
+        let mut b =
+            Board::with_size(self.variant, self.size, self.size).map_err(|e| e.to_string())?;
+        for &p in &self.moves {
+            b.play_any_opening(Move::Place(p))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(b)
+    }
+
+    /// The lines of a Gomocup `BOARD` block: `x,y,1` for the side to move's stones,
+    /// `x,y,2` for the other side's.
+    fn block(&self) -> Result<String, String> {
+        let board = self.board()?;
+        let me = board.to_move();
+        Ok(self
+            .moves
+            .iter()
+            .map(|p| {
+                let own = if board.stone(*p) == Some(me) { 1 } else { 2 };
+                format!("{},{},{own}\n", p.x, p.y)
+            })
+            .collect())
+    }
+}
+
+/// The index of a combination of patterns to the side to move (even) or the other side
+/// (odd), among `2 * 12^4`.
+fn code(pats: [Pattern; 4], mover: bool) -> u32 {
+    let i = sorted(pats).iter().fold(0u32, |i, &p| i * 12 + p as u32);
+    i * 2 + !mover as u32
+}
+const CODES: usize = 2 * 12 * 12 * 12 * 12;
+
+/// The combinations of the position's points, counted (for [`Sample::codes`]).
+fn codes(board: &Board, cands: &[Point]) -> Vec<(u32, i16)> {
+    let mut all: Vec<u32> = Vec::with_capacity(2 * cands.len());
+    visit_points(board, cands, |pats, mover| all.push(code(pats, mover)));
+    all.sort_unstable();
+    let mut out: Vec<(u32, i16)> = Vec::new();
+    for c in all {
+        match out.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => out.push((c, 1)),
+        }
+    }
+    out
 }
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
     let samples = match &args.load {
         Some(path) => load(path)?,
-        None if !args.results.is_empty() => from_results(&args.results)?,
         None => {
-            let s = play(&args)?;
+            let mut s = if args.results.is_empty() {
+                play(&args)?
+            } else {
+                from_results(&args.results)?
+            };
+            if let Some(cmd) = &args.label {
+                s = label(&args, cmd, s)?;
+            }
             if let Some(path) = &args.save {
                 save(path, &s)?;
             }
             s
         }
     };
-    fit(&samples);
+    match args.corrections {
+        Some(min) => fit_corrections(&samples, min),
+        None => fit(&samples),
+    }
     Ok(())
 }
 
@@ -151,10 +277,8 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
                     && quiet(&board, &mut scratch, &mut moves, &mut vcf, &mut line)
                 {
                     candidates(&board, &mut cands);
-                    out.push(Sample {
-                        f: features(&board, &cands),
-                        result: result_for(winner, board.to_move()),
-                    });
+                    let result = result_for(winner, board.to_move());
+                    out.push(Sample::new(&board, &cands, &rec.moves[..i], result));
                 }
                 if board.play_any_opening(m).is_err() {
                     break;
@@ -165,6 +289,203 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
     }
     eprintln!("{games} games, {} quiet positions", out.len());
     Ok(out)
+}
+
+/// The Gomocup `INFO rule` of a variant a labelling brain plays, if it is one.
+fn gomocup_rule(variant: Variant) -> Option<u32> {
+    match variant {
+        Variant::Freestyle => Some(0),
+        Variant::Standard => Some(1),
+        Variant::Renju => Some(4),
+        _ => None,
+    }
+}
+
+/// Replaces the results of one position in `args.label_every` by the labelling brain's
+/// evaluation (as a probability), on `args.threads` brains at once; the others are
+/// dropped.
+fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, String> {
+    use std::process::{Command, Stdio};
+    let picked: Vec<Sample> = samples
+        .into_iter()
+        .filter(|s| {
+            s.position
+                .as_ref()
+                .is_some_and(|p| gomocup_rule(p.variant).is_some())
+        })
+        .step_by(args.label_every.max(1))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new(Vec::new());
+    let start = Instant::now();
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let (program, rest) = words.split_first().ok_or("--label: an empty command")?;
+    let spawn = || {
+        Command::new(program)
+            .args(rest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{cmd}: {e}"))
+    };
+    std::thread::scope(|scope| -> Result<(), String> {
+        let mut handles = Vec::new();
+        for _ in 0..args.threads.max(1) {
+            let (picked, next, out, spawn) = (&picked, &next, &out, &spawn);
+            handles.push(scope.spawn(move || -> Result<(), String> {
+                // The brain, its input and its output lines, and the (size, rule) it
+                // was started with; restarted after an error, which may leave its
+                // output out of step with the positions.
+                let mut brain = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(s) = picked.get(i) else { break };
+                    let pos = s.position.as_ref().expect("filtered");
+                    let (size, rule) = (pos.size, gomocup_rule(pos.variant).expect("filtered"));
+                    let block = pos.block()?;
+                    if brain
+                        .as_ref()
+                        .is_some_and(|b: &Brain| b.started != (size, rule))
+                    {
+                        brain = None;
+                    }
+                    let b = match &mut brain {
+                        Some(b) => b,
+                        None => {
+                            brain.insert(Brain::start(spawn()?, cmd, size, rule, args.label_nodes)?)
+                        }
+                    };
+                    let eval = b.evaluate(&block, cmd)?;
+                    if std::env::var_os("LABEL_DEBUG").is_some() {
+                        eprintln!("= {eval:?}");
+                    }
+                    match eval {
+                        Err(()) => brain = None,
+                        Ok(None) => {}
+                        Ok(Some(e)) => {
+                            let mut s = s.clone();
+                            s.result = (1.0 / (1.0 + (-e / args.label_scale).exp())) as f32;
+                            let mut all = out.lock().expect("no panics while held");
+                            all.push(s);
+                            if all.len().is_multiple_of(1000) {
+                                eprintln!(
+                                    "{} of {} labelled, {:.0} s",
+                                    all.len(),
+                                    picked.len(),
+                                    start.elapsed().as_secs_f64()
+                                );
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }));
+        }
+        for h in handles {
+            h.join().map_err(|_| "a labelling thread panicked")??;
+        }
+        Ok(())
+    })?;
+    let out = out.into_inner().expect("no panics while held");
+    eprintln!(
+        "{} of {} positions labelled (the others: a mate, or no evaluation)",
+        out.len(),
+        picked.len()
+    );
+    Ok(out)
+}
+
+/// A labelling brain running the Gomocup protocol.
+struct Brain {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    started: (usize, u32),
+}
+
+impl Brain {
+    fn start(
+        mut child: std::process::Child,
+        cmd: &str,
+        size: usize,
+        rule: u32,
+        nodes: u64,
+    ) -> Result<Brain, String> {
+        let stdin = child.stdin.take().expect("piped");
+        let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+        let mut b = Brain {
+            child,
+            stdin,
+            lines,
+            started: (size, rule),
+        };
+        b.send(
+            &format!(
+                "INFO rule {rule}\nINFO max_node {nodes}\nINFO timeout_turn 10000\nSTART {size}\n"
+            ),
+            cmd,
+        )?;
+        // The board waits for the brain's OK and a moment more: Rapfi drops a BOARD line
+        // that arrives while it is still starting up, even after its OK.
+        for line in b.lines.by_ref() {
+            let line = line.map_err(|e| format!("{cmd}: {e}"))?;
+            if line.trim() == "OK" {
+                std::thread::sleep(Duration::from_millis(300));
+                return Ok(b);
+            }
+            if line.starts_with("ERROR") {
+                return Err(format!("{cmd}: {line}"));
+            }
+        }
+        Err(format!("{cmd}: no OK to START {size}"))
+    }
+
+    fn send(&mut self, text: &str, cmd: &str) -> Result<(), String> {
+        self.stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{cmd}: {e}"))
+    }
+
+    /// The brain's evaluation of a position (`Ok(None)`: a mate, or no number; `Err`:
+    /// it answered with an error and must be restarted).
+    fn evaluate(&mut self, block: &str, cmd: &str) -> Result<Result<Option<f64>, ()>, String> {
+        // Rapfi also drops a command that arrives while its search is winding down
+        // after a move.
+        std::thread::sleep(Duration::from_millis(5));
+        self.send(&format!("BOARD\n{block}DONE\n"), cmd)?;
+        let mut eval = None;
+        for line in self.lines.by_ref() {
+            let line = line.map_err(|e| format!("{cmd}: {e}"))?;
+            if std::env::var_os("LABEL_DEBUG").is_some() {
+                eprintln!("< {line}");
+            }
+            let t = line.trim();
+            if t.starts_with("ERROR") || t.starts_with("UNKNOWN") {
+                return Ok(Err(()));
+            }
+            if let Some(rest) = t.split("Eval ").nth(1) {
+                // (A mate, `+M11`, reads as none: it is no evaluation.)
+                eval = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|v| v.parse::<f64>().ok());
+            }
+            if !(t.starts_with("MESSAGE") || t.starts_with("DEBUG")) {
+                return Ok(Ok(eval)); // the move
+            }
+        }
+        Err(format!("{cmd}: the brain stopped"))
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.send("END\n", "");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// A game's result for the side that was to move: 1 won, 0 lost, 0.5 drawn (`winner`
@@ -181,10 +502,10 @@ fn result_for(winner: Option<Color>, mover: Color) -> f32 {
 /// leaf's VCF would have found it).
 fn quiet(
     board: &Board,
-    scratch: &mut Vec<tengen::core::error::Point>,
-    moves: &mut Vec<(tengen::core::error::Point, i32)>,
+    scratch: &mut Vec<Point>,
+    moves: &mut Vec<(Point, i32)>,
     vcf: &mut Vcf,
-    line: &mut Vec<tengen::core::error::Point>,
+    line: &mut Vec<Point>,
 ) -> bool {
     match generate(board, scratch, moves) {
         Generated::Win(_) | Generated::Moves { forced: true, .. } => false,
@@ -200,6 +521,7 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
         width: 15,
         height: 15,
     };
+    let mut played = Vec::new();
     for m in &random_fiar(&kind, stones, 1, seed)[0].moves {
         let (x, y) = m.split_once(',').expect("x,y");
         let p = board
@@ -208,9 +530,10 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
         board
             .play_any_opening(Move::Place(p))
             .expect("openings are legal");
+        played.push(Move::Place(p));
     }
     tt.clear();
-    let mut seen: Vec<(Features, Color)> = Vec::new();
+    let mut seen: Vec<(Sample, Color)> = Vec::new();
     let (mut cands, mut scratch, mut moves, mut line) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut vcf = Vcf::new();
@@ -218,7 +541,7 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
     while board.outcome() == Outcome::Ongoing {
         candidates(&board, &mut cands);
         if quiet(&board, &mut scratch, &mut moves, &mut vcf, &mut line) {
-            seen.push((features(&board, &cands), board.to_move()));
+            seen.push((Sample::new(&board, &cands, &played, 0.0), board.to_move()));
         }
         let limits = Limits {
             nodes: Some(nodes),
@@ -231,29 +554,40 @@ fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table)
         if board.play(r.best).is_err() {
             break;
         }
+        played.push(r.best);
     }
     let winner = match board.outcome() {
         Outcome::Win { winner, .. } => Some(winner),
         _ => None,
     };
     seen.into_iter()
-        .map(|(f, mover)| Sample {
-            f,
+        .map(|(s, mover)| Sample {
             result: result_for(winner, mover),
+            ..s
         })
         .collect()
 }
 
+/// One line a sample: its label, then the position (`| variant size | x,y x,y …`), from
+/// which loading computes the features with the current evaluation.
 fn save(path: &str, samples: &[Sample]) -> Result<(), String> {
     let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| e.to_string())?);
     for s in samples {
-        let nums: Vec<String> =
-            s.f.mine
-                .iter()
-                .chain(&s.f.theirs)
-                .map(|n| n.to_string())
-                .collect();
-        writeln!(w, "{} {}", s.result, nums.join(" ")).map_err(|e| e.to_string())?;
+        let Some(pos) = &s.position else { continue };
+        let moves: Vec<String> = pos
+            .moves
+            .iter()
+            .map(|p| format!("{},{}", p.x, p.y))
+            .collect();
+        writeln!(
+            w,
+            "{} | {} {} | {}",
+            s.result,
+            pos.variant,
+            pos.size,
+            moves.join(" ")
+        )
+        .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -261,24 +595,34 @@ fn save(path: &str, samples: &[Sample]) -> Result<(), String> {
 fn load(path: &str) -> Result<Vec<Sample>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
+    let mut cands = Vec::new();
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let bad = || format!("{path}:{}: not a sample line", i + 1);
-        let mut nums = line.split_whitespace();
-        let result: f32 = nums.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-        let rest: Vec<u16> = nums
-            .map(|n| n.parse().map_err(|_| bad()))
-            .collect::<Result<_, _>>()?;
-        if rest.len() != 2 * FEATURES {
-            return Err(bad());
-        }
-        let mut f = Features {
-            mine: [0; FEATURES],
-            theirs: [0; FEATURES],
+        let bad = |why: &str| format!("{path}:{}: {why}", i + 1);
+        let mut parts = line.split('|');
+        let (Some(result), Some(game), Some(moves), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad("not `label | variant size | moves`"));
         };
-        f.mine.copy_from_slice(&rest[..FEATURES]);
-        f.theirs.copy_from_slice(&rest[FEATURES..]);
-        out.push(Sample { f, result });
+        let result: f32 = result.trim().parse().map_err(|_| bad("a bad label"))?;
+        let (variant, size) = game
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| bad("not `variant size`"))?;
+        let variant: Variant = variant.parse().map_err(|e| bad(&format!("{e}")))?;
+        let size: usize = size.trim().parse().map_err(|_| bad("a bad size"))?;
+        let mut board = Board::with_size(variant, size, size).map_err(|e| bad(&e.to_string()))?;
+        let mut played = Vec::new();
+        for t in moves.split_whitespace() {
+            let p = parse_point(t, size, size).map_err(|e| bad(&e.to_string()))?;
+            board
+                .play_any_opening(Move::Place(p))
+                .map_err(|e| bad(&e.to_string()))?;
+            played.push(Move::Place(p));
+        }
+        candidates(&board, &mut cands);
+        out.push(Sample::new(&board, &cands, &played, result));
     }
     Ok(out)
 }
@@ -296,39 +640,45 @@ fn error(w: &Weights, k: f64, samples: &[Sample]) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// The weights the tuner may move: patterns Block1..Flex4, threats Three..OpenFour, and
-/// the two side factors. Five stays: quiet positions have no five to make.
+/// The weights the tuner may move, for each side: patterns Block1..Flex4, threats
+/// Three..OpenFour and the shapes. Five stays: quiet positions have no five to make.
 fn param(w: &mut Weights, i: usize) -> &mut i32 {
-    match i {
-        0..=8 => &mut w.pattern[i + 2],
-        9..=13 => &mut w.threat[i - 8],
-        14..=17 => &mut w.shape[i - 14],
-        18 => &mut w.mine,
-        _ => &mut w.theirs,
+    let side = if i < PER_SIDE {
+        &mut w.mine
+    } else {
+        &mut w.theirs
+    };
+    match i % PER_SIDE {
+        j @ 0..=8 => &mut side.pattern[j + 2],
+        j @ 9..=13 => &mut side.threat[j - 8],
+        j => &mut side.shape[j - 14],
     }
 }
-const PARAMS: usize = 20;
-/// The side factors, which stay positive.
-const SIDES: usize = 18;
+const PER_SIDE: usize = 18;
+const PARAMS: usize = 2 * PER_SIDE;
 
-fn fit(samples: &[Sample]) {
-    // Every tenth position is held out to show the fit generalises.
+/// Every tenth position is held out to show the fit generalises.
+fn split(samples: &[Sample]) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (i, s) in samples.iter().enumerate() {
         if i % 10 == 9 {
-            test.push(*s)
+            test.push(s.clone())
         } else {
-            train.push(*s)
+            train.push(s.clone())
         }
     }
-    // The curve's steepness fitted to the current weights, then kept, so that the tuned
-    // weights stay on the scale the search's margins were set for.
+    (train, test)
+}
+
+/// The curve's steepness fitted to the current weights, then kept, so that the tuned
+/// weights stay on the scale the search's margins were set for; and the error there.
+fn steepness(train: &[Sample]) -> (f64, f64) {
     let mut k = 0.001f64;
-    let mut best = error(&WEIGHTS, k, &train);
+    let mut best = error(&WEIGHTS, k, train);
     for _ in 0..60 {
         let mut moved = false;
         for f in [1.25, 0.8] {
-            let e = error(&WEIGHTS, k * f, &train);
+            let e = error(&WEIGHTS, k * f, train);
             if e < best {
                 best = e;
                 k *= f;
@@ -339,6 +689,12 @@ fn fit(samples: &[Sample]) {
             break;
         }
     }
+    (k, best)
+}
+
+fn fit(samples: &[Sample]) {
+    let (train, test) = split(samples);
+    let (k, mut best) = steepness(&train);
     println!(
         "{} positions ({} held out); K = {k:.6}",
         samples.len(),
@@ -351,14 +707,7 @@ fn fit(samples: &[Sample]) {
     );
     let mut w = WEIGHTS;
     let mut step: Vec<i32> = (0..PARAMS)
-        .map(|i| {
-            let v = *param(&mut w, i);
-            if i >= SIDES {
-                (v / 8).max(1)
-            } else {
-                (v / 8).max(16)
-            }
-        })
+        .map(|i| (*param(&mut w, i) / 8).max(8))
         .collect();
     for round in 0..200 {
         let mut improved = false;
@@ -366,7 +715,7 @@ fn fit(samples: &[Sample]) {
             for dir in [1, -1] {
                 let mut t = w;
                 let v = param(&mut t, i);
-                *v = (*v + dir * *st).max(if i >= SIDES { 1 } else { 0 });
+                *v = (*v + dir * *st).max(0);
                 let e = error(&t, k, &train);
                 if e < best {
                     best = e;
@@ -395,4 +744,111 @@ fn fit(samples: &[Sample]) {
         error(&w, k, &test)
     );
     println!("{w:#?}");
+}
+
+/// How a combination's correction counts in the score: for the side to move (even
+/// [`code`]s) or against it.
+fn sign(code: u32) -> f64 {
+    if code.is_multiple_of(2) { 1.0 } else { -1.0 }
+}
+
+/// Fits a correction to every combination of patterns seen on at least `min` points of
+/// the training positions, the linear weights fixed: gradient descent (Adam) on the same
+/// error, each correction pulled toward zero (`lambda`), which keeps the rare ones small.
+/// Tries a few pulls and prints the corrections of the one best on the held-out positions.
+fn fit_corrections(samples: &[Sample], min: usize) {
+    let (train, test) = split(samples);
+    let (k, before) = steepness(&train);
+    let mut seen = vec![0usize; CODES];
+    for s in &train {
+        for &(c, n) in &s.codes {
+            seen[c as usize] += n as usize;
+        }
+    }
+    let active: Vec<usize> = (0..CODES).filter(|&c| seen[c] >= min).collect();
+    println!(
+        "{} positions ({} held out); K = {k:.6}; {} combinations seen {min}+ times",
+        samples.len(),
+        test.len(),
+        active.len()
+    );
+    println!(
+        "before: train {before:.6}, held out {:.6}",
+        error(&WEIGHTS, k, &test)
+    );
+    let base = |s: &Sample| WEIGHTS.score(&s.f) as f64;
+    let predict = |s: &Sample, delta: &[f64]| {
+        let e = base(s)
+            + s.codes
+                .iter()
+                .map(|&(c, n)| sign(c) * n as f64 * delta[c as usize])
+                .sum::<f64>();
+        1.0 / (1.0 + (-k * e.clamp(-20_000.0, 20_000.0)).exp())
+    };
+    let err = |set: &[Sample], delta: &[f64]| {
+        set.iter()
+            .map(|s| (s.result as f64 - predict(s, delta)).powi(2))
+            .sum::<f64>()
+            / set.len().max(1) as f64
+    };
+    let mut best: Option<(f64, f64, Vec<f64>)> = None;
+    for lambda in [1e-9, 1e-8, 1e-7, 1e-6] {
+        let mut delta = vec![0.0f64; CODES];
+        let (mut m, mut v) = (vec![0.0f64; CODES], vec![0.0f64; CODES]);
+        let (rate, b1, b2) = (4.0, 0.9, 0.999);
+        for epoch in 1..=400 {
+            let mut grad = vec![0.0f64; CODES];
+            for s in &train {
+                let p = predict(s, &delta);
+                let g = 2.0 * (p - s.result as f64) * p * (1.0 - p) * k;
+                for &(c, n) in &s.codes {
+                    grad[c as usize] += g * sign(c) * n as f64;
+                }
+            }
+            for &c in &active {
+                let g = grad[c] / train.len() as f64 + 2.0 * lambda * delta[c];
+                m[c] = b1 * m[c] + (1.0 - b1) * g;
+                v[c] = b2 * v[c] + (1.0 - b2) * g * g;
+                let mh = m[c] / (1.0 - b1.powi(epoch));
+                let vh = v[c] / (1.0 - b2.powi(epoch));
+                delta[c] -= rate * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        let (tr, te) = (err(&train, &delta), err(&test, &delta));
+        println!("lambda {lambda:e}: train {tr:.6}, held out {te:.6}");
+        if best.as_ref().is_none_or(|b| te < b.1) {
+            best = Some((lambda, te, delta));
+        }
+    }
+    let Some((lambda, _, delta)) = best else {
+        return;
+    };
+    println!("// lambda {lambda:e}");
+    let names = [
+        "Dead",
+        "Overline",
+        "Block1",
+        "Flex1",
+        "Block2",
+        "Flex2",
+        "Block3",
+        "Flex3",
+        "Block4",
+        "DoubleFour",
+        "Flex4",
+        "Five",
+    ];
+    let mut combos: Vec<usize> = active.iter().map(|c| c / 2).collect();
+    combos.dedup();
+    for combo in combos {
+        let (mine, theirs) = (delta[combo * 2].round(), delta[combo * 2 + 1].round());
+        if mine == 0.0 && theirs == 0.0 {
+            continue;
+        }
+        let pats: Vec<&str> = (0..4)
+            .rev()
+            .map(|i| names[combo / 12usize.pow(i) % 12])
+            .collect();
+        println!("    ([{}], {mine}, {theirs}),", pats.join(", "));
+    }
 }

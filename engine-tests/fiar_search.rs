@@ -400,6 +400,26 @@ fn shapes_name_the_combinations_threats_miss() {
     }
 }
 
+/// The fitted corrections are looked up by a point's patterns whatever their directions:
+/// each entry must be a combination as [`sorted`] writes it, and appear once, or it would
+/// never apply (or apply twice).
+#[test]
+fn corrections_apply_whatever_the_directions() {
+    use Pattern::*;
+    use tengen::search::ab::eval::{CORRECTIONS, correction, sorted};
+    let mut seen = std::collections::HashSet::new();
+    for &(pats, mine, theirs) in CORRECTIONS {
+        assert_eq!(sorted(pats), pats, "{pats:?} is not strongest first");
+        assert!(seen.insert(pats), "{pats:?} twice");
+        let turned = [pats[2], pats[0], pats[3], pats[1]];
+        assert_eq!(correction(turned), (mine, theirs), "{turned:?}");
+    }
+    assert_eq!(
+        sorted([Flex1, Five, Dead, Flex3]),
+        [Five, Flex3, Flex1, Dead]
+    );
+}
+
 /// Threat puzzles found in games against Rapfi by `bench/threat_puzzles.rs`, each line
 /// `moves | answers` on a freestyle board of the file's size.
 fn puzzles(name: &str) -> Vec<(Board, Vec<Point>)> {

@@ -92,8 +92,8 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     // side to move has no five: the bit sets said so above); the threat branches below
     // (a four or an open three to answer) rebuild the list, which is rare.
     for &p in cands {
-        let (_, own_value, own_eval) = threat_value(board.patterns(p, me));
-        let (opp_threat, opp_value, opp_eval) = threat_value(board.patterns(p, opp));
+        let (_, own_value, own_eval) = threat_value(board.patterns(p, me), true);
+        let (opp_threat, opp_value, opp_eval) = threat_value(board.patterns(p, opp), false);
         let opp_playable = !opp_fouls || playable(board, p, opp);
         match opp_threat {
             Threat::Five => opp_fives += 1,
