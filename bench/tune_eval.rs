@@ -67,7 +67,8 @@ struct Args {
     /// Label the positions of `--results` with this Gomocup brain's evaluation instead of
     /// the games' results: a command line, e.g. a peer built outside the repository. The
     /// brain must report `Eval N` (from the mover's view) in a MESSAGE line after a move,
-    /// as Rapfi does; positions it reports a mate for, or no number, are left out.
+    /// as Rapfi does (a mate, `+M11` or `-M6`, labels 1 or 0); positions it reports no
+    /// number for are left out.
     #[arg(long)]
     label: Option<String>,
     /// Nodes the labelling brain searches a position (`INFO max_node`).
@@ -389,7 +390,7 @@ fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, St
     })?;
     let out = out.into_inner().expect("no panics while held");
     eprintln!(
-        "{} of {} positions labelled (the others: a mate, or no evaluation)",
+        "{} of {} positions labelled (the others: no evaluation)",
         out.len(),
         picked.len()
     );
@@ -448,7 +449,7 @@ impl Brain {
             .map_err(|e| format!("{cmd}: {e}"))
     }
 
-    /// The brain's evaluation of a position (`Ok(None)`: a mate, or no number; `Err`:
+    /// The brain's evaluation of a position, infinite for a mate (`Ok(None)`: no number; `Err`:
     /// it answered with an error and must be restarted).
     fn evaluate(&mut self, block: &str, cmd: &str) -> Result<Result<Option<f64>, ()>, String> {
         // Rapfi also drops a command that arrives while its search is winding down
@@ -466,11 +467,17 @@ impl Brain {
                 return Ok(Err(()));
             }
             if let Some(rest) = t.split("Eval ").nth(1) {
-                // (A mate, `+M11`, reads as none: it is no evaluation.)
-                eval = rest
-                    .split_whitespace()
-                    .next()
-                    .and_then(|v| v.parse::<f64>().ok());
+                // A mate (`+M11`, `-M6`) is a certain result: leaving those positions out
+                // would teach that the threats which win them are worth little.
+                eval = rest.split_whitespace().next().and_then(|v| {
+                    if v.starts_with("+M") {
+                        Some(f64::INFINITY)
+                    } else if v.starts_with("-M") {
+                        Some(f64::NEG_INFINITY)
+                    } else {
+                        v.parse::<f64>().ok()
+                    }
+                });
             }
             if !(t.starts_with("MESSAGE") || t.starts_with("DEBUG")) {
                 return Ok(Ok(eval)); // the move
