@@ -32,6 +32,7 @@ use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
 use tengen::search::ab::threat::Vcf;
 use tengen::search::{Limits, Silent};
+use tengen::tournament::engine::{Fault, Process, split_command};
 use tengen::tournament::{GameKind, openings::random_fiar, results};
 
 #[derive(Parser)]
@@ -292,58 +293,50 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
-/// The Gomocup `INFO rule` of a variant a labelling brain plays, if it is one.
-fn gomocup_rule(variant: Variant) -> Option<u32> {
-    match variant {
-        Variant::Freestyle => Some(0),
-        Variant::Standard => Some(1),
-        Variant::Renju => Some(4),
-        _ => None,
-    }
+/// The Gomocup `INFO rule` of a variant a labelling brain plays: the three rules every
+/// classical brain knows.
+fn label_rule(variant: Variant) -> Option<u32> {
+    matches!(
+        variant,
+        Variant::Freestyle | Variant::Standard | Variant::Renju
+    )
+    .then(|| variant.gomocup_rule())
+    .flatten()
 }
 
 /// Replaces the results of one position in `args.label_every` by the labelling brain's
 /// evaluation (as a probability), on `args.threads` brains at once; the others are
 /// dropped.
 fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, String> {
-    use std::process::{Command, Stdio};
     let picked: Vec<Sample> = samples
         .into_iter()
         .filter(|s| {
             s.position
                 .as_ref()
-                .is_some_and(|p| gomocup_rule(p.variant).is_some())
+                .is_some_and(|p| label_rule(p.variant).is_some())
         })
         .step_by(args.label_every.max(1))
         .collect();
     let next = AtomicUsize::new(0);
     let out = Mutex::new(Vec::new());
     let start = Instant::now();
-    let words: Vec<&str> = cmd.split_whitespace().collect();
-    let (program, rest) = words.split_first().ok_or("--label: an empty command")?;
-    let spawn = || {
-        Command::new(program)
-            .args(rest)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("{cmd}: {e}"))
-    };
+    let words = split_command(cmd)?;
+    if words.is_empty() {
+        return Err("--label: an empty command".into());
+    }
     std::thread::scope(|scope| -> Result<(), String> {
         let mut handles = Vec::new();
         for _ in 0..args.threads.max(1) {
-            let (picked, next, out, spawn) = (&picked, &next, &out, &spawn);
+            let (picked, next, out, words) = (&picked, &next, &out, &words);
             handles.push(scope.spawn(move || -> Result<(), String> {
-                // The brain, its input and its output lines, and the (size, rule) it
-                // was started with; restarted after an error, which may leave its
-                // output out of step with the positions.
+                // Restarted after an error or a silence, which may leave its output out
+                // of step with the positions.
                 let mut brain = None;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(s) = picked.get(i) else { break };
                     let pos = s.position.as_ref().expect("filtered");
-                    let (size, rule) = (pos.size, gomocup_rule(pos.variant).expect("filtered"));
+                    let (size, rule) = (pos.size, label_rule(pos.variant).expect("filtered"));
                     let block = pos.block()?;
                     if brain
                         .as_ref()
@@ -353,16 +346,10 @@ fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, St
                     }
                     let b = match &mut brain {
                         Some(b) => b,
-                        None => {
-                            brain.insert(Brain::start(spawn()?, cmd, size, rule, args.label_nodes)?)
-                        }
+                        None => brain.insert(Brain::start(words, size, rule, args.label_nodes)?),
                     };
-                    let eval = b.evaluate(&block, cmd)?;
-                    if std::env::var_os("LABEL_DEBUG").is_some() {
-                        eprintln!("= {eval:?}");
-                    }
-                    match eval {
-                        Err(()) => brain = None,
+                    match b.evaluate(&block) {
+                        Err(_) => brain = None,
                         Ok(None) => {}
                         Ok(Some(e)) => {
                             let mut s = s.clone();
@@ -397,74 +384,63 @@ fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, St
     Ok(out)
 }
 
-/// A labelling brain running the Gomocup protocol.
+/// A labelling brain running the Gomocup protocol, and the (size, rule) it was started
+/// with.
 struct Brain {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    /// Taken only when the brain is dropped.
+    p: Option<Process>,
     started: (usize, u32),
 }
 
 impl Brain {
-    fn start(
-        mut child: std::process::Child,
-        cmd: &str,
-        size: usize,
-        rule: u32,
-        nodes: u64,
-    ) -> Result<Brain, String> {
-        let stdin = child.stdin.take().expect("piped");
-        let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
-        let mut b = Brain {
-            child,
-            stdin,
-            lines,
-            started: (size, rule),
-        };
-        b.send(
-            &format!(
-                "INFO rule {rule}\nINFO max_node {nodes}\nINFO timeout_turn 10000\nSTART {size}\n"
-            ),
-            cmd,
-        )?;
+    fn start(cmd: &[String], size: usize, rule: u32, nodes: u64) -> Result<Brain, String> {
+        let fail = |f: Fault| format!("{}: {f}", cmd.join(" "));
+        let mut p = Process::start(cmd, None).map_err(fail)?;
+        for line in [
+            format!("INFO rule {rule}"),
+            format!("INFO max_node {nodes}"),
+            "INFO timeout_turn 10000".into(),
+            format!("START {size}"),
+        ] {
+            p.send(&line).map_err(fail)?;
+        }
         // The board waits for the brain's OK and a moment more: Rapfi drops a BOARD line
         // that arrives while it is still starting up, even after its OK.
-        for line in b.lines.by_ref() {
-            let line = line.map_err(|e| format!("{cmd}: {e}"))?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let line = p.line(deadline).map_err(fail)?;
             if line.trim() == "OK" {
                 std::thread::sleep(Duration::from_millis(300));
-                return Ok(b);
+                return Ok(Brain {
+                    p: Some(p),
+                    started: (size, rule),
+                });
             }
             if line.starts_with("ERROR") {
-                return Err(format!("{cmd}: {line}"));
+                return Err(fail(Fault::Bad(line)));
             }
         }
-        Err(format!("{cmd}: no OK to START {size}"))
     }
 
-    fn send(&mut self, text: &str, cmd: &str) -> Result<(), String> {
-        self.stdin
-            .write_all(text.as_bytes())
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{cmd}: {e}"))
-    }
-
-    /// The brain's evaluation of a position, infinite for a mate (`Ok(None)`: no number; `Err`:
-    /// it answered with an error and must be restarted).
-    fn evaluate(&mut self, block: &str, cmd: &str) -> Result<Result<Option<f64>, ()>, String> {
+    /// The brain's evaluation of a position, infinite for a mate (`None`: no number; an
+    /// error or a silence means the brain must be restarted).
+    fn evaluate(&mut self, block: &str) -> Result<Option<f64>, Fault> {
         // Rapfi also drops a command that arrives while its search is winding down
         // after a move.
         std::thread::sleep(Duration::from_millis(5));
-        self.send(&format!("BOARD\n{block}DONE\n"), cmd)?;
+        let p = self.p.as_mut().expect("taken only when dropped");
+        p.send(&format!("BOARD\n{block}DONE"))?;
+        // Twice the brain's own turn limit.
+        let deadline = Instant::now() + Duration::from_secs(20);
         let mut eval = None;
-        for line in self.lines.by_ref() {
-            let line = line.map_err(|e| format!("{cmd}: {e}"))?;
+        loop {
+            let line = p.line(deadline)?;
             if std::env::var_os("LABEL_DEBUG").is_some() {
                 eprintln!("< {line}");
             }
             let t = line.trim();
             if t.starts_with("ERROR") || t.starts_with("UNKNOWN") {
-                return Ok(Err(()));
+                return Err(Fault::Bad(line));
             }
             if let Some(rest) = t.split("Eval ").nth(1) {
                 // A mate (`+M11`, `-M6`) is a certain result: leaving those positions out
@@ -480,18 +456,19 @@ impl Brain {
                 });
             }
             if !(t.starts_with("MESSAGE") || t.starts_with("DEBUG")) {
-                return Ok(Ok(eval)); // the move
+                return Ok(eval); // the move
             }
         }
-        Err(format!("{cmd}: the brain stopped"))
     }
 }
 
 impl Drop for Brain {
+    /// Tells the brain to quit, and kills it if it does not (a silent one may be stuck).
     fn drop(&mut self) {
-        let _ = self.send("END\n", "");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(mut p) = self.p.take() {
+            let _ = p.send("END");
+            p.reap();
+        }
     }
 }
 

@@ -7,7 +7,6 @@ use super::GameKind;
 use super::clock::{Clock, Tc};
 use super::engine::{Fault, Process, Spec};
 use crate::core::Color;
-use crate::games::fiar::Variant;
 
 /// How long an engine may take over anything but a move (starting, being told a move).
 pub const SETUP_TIME: Duration = Duration::from_secs(10);
@@ -63,11 +62,6 @@ struct Gomocup {
     spec: Spec,
     /// Moves of the game the brain knows.
     told: usize,
-}
-
-/// The Gomocup `INFO rule` of a variant, or `None` when only `INFO variant` names it.
-fn gomocup_rule(v: Variant) -> Option<u32> {
-    (0..16).find(|&r| Variant::from_gomocup_rule(r) == Some(v))
 }
 
 impl Gomocup {
@@ -133,7 +127,7 @@ impl Player for Gomocup {
             "INFO max_memory 350000000".to_string(),
             "INFO game_type 1".to_string(),
         ];
-        lines.push(match gomocup_rule(variant) {
+        lines.push(match variant.gomocup_rule() {
             Some(r) => format!("INFO rule {r}"),
             None => format!("INFO variant {variant}"),
         });

@@ -106,6 +106,12 @@ impl Variant {
         }
     }
 
+    /// The Gomocup `INFO rule` value that names the variant, if one does (the inverse of
+    /// [`Variant::from_gomocup_rule`]).
+    pub fn gomocup_rule(self) -> Option<u32> {
+        (0..16).find(|&r| Variant::from_gomocup_rule(r) == Some(self))
+    }
+
     /// The board side the rules document gives the variant.
     pub const fn default_size(self) -> usize {
         match self {

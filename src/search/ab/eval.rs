@@ -292,18 +292,15 @@ pub fn playable(board: &Board, p: Point, color: Color) -> bool {
 /// Static score from the side to move's view: the value of every candidate point to each
 /// side, the mover's weighted up because it moves first; counting games add their rows.
 pub fn evaluate(board: &Board, candidates: &[Point]) -> i32 {
-    let me = board.to_move();
     let (mut mine, mut theirs) = (0i64, 0i64);
-    for &p in candidates {
-        let own = board.patterns(p, me);
-        let opp = board.patterns(p, me.opposite());
-        if playable(board, p, me) {
-            mine += threat_value(own, true).2 as i64;
+    visit_points(board, candidates, |pats, mover| {
+        let value = threat_value(pats, mover).2 as i64;
+        if mover {
+            mine += value;
+        } else {
+            theirs += value;
         }
-        if playable(board, p, me.opposite()) {
-            theirs += threat_value(opp, false).2 as i64;
-        }
-    }
+    });
     combine(board, mine, theirs)
 }
 
