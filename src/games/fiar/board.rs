@@ -881,8 +881,8 @@ impl Board {
                     let w = at(cell.wrapping_add_signed($k * back));
                     keys[u] ^= diff << (2 * pattern::field(-$k));
                     keys[w] ^= diff << (2 * pattern::field($k));
-                    let new_u = pair[keys[u] as usize & (pattern::KEYS - 1)];
-                    let new_w = pair[keys[w] as usize & (pattern::KEYS - 1)];
+                    let new_u = pair.get(keys[u]);
+                    let new_w = pair.get(keys[w]);
                     // Bit 3 of each byte: a four or more before or after.
                     let fu = (pair_bits(pats[u][d]) | pair_bits(new_u)) & 0x0808 != 0;
                     let fw = (pair_bits(pats[w][d]) | pair_bits(new_w)) & 0x0808 != 0;
@@ -926,7 +926,7 @@ impl Board {
     fn refresh_patterns(&mut self, cell: usize) {
         for d in 0..4 {
             let key = self.keys[d][at(cell)];
-            self.pats[at(cell)][d] = self.pair[key as usize & (pattern::KEYS - 1)];
+            self.pats[at(cell)][d] = self.pair.get(key);
         }
         self.refresh_threats(cell);
         if self.variant.shared_centre() {

@@ -195,9 +195,17 @@ pub const KEYS: usize = 1 << KEY_BITS;
 /// A pattern table: the pattern of every line key for one colour under one rule.
 pub type Table = [Pattern; KEYS];
 
-/// Both colours' patterns of every line key as black sees it (white's key is black's with
-/// the colours swapped).
-pub type PairTable = [[Pattern; 2]; KEYS];
+/// Both colours' patterns of every line key, indexed by black's key (white's key is
+/// black's with the colours swapped): one load gives both, which is what the board's
+/// incremental update wants. When neither colour's rule reads the cells five away
+/// ([`LineRule::reach`]), the table leaves them out of its index: 64K entries (128 KB,
+/// which stays in a core's cache) instead of 1M (2 MB, which does not).
+pub struct PairTable {
+    entries: Box<[[Pattern; 2]]>,
+    /// How far the key is shifted before indexing: 2 drops the cell five to the left (the
+    /// mask, the table's length less one, drops the one five to the right).
+    shift: u32,
+}
 
 /// The pattern table of a line rule, built on first use (1M entries; tens of ms).
 pub fn table(rule: LineRule) -> &'static Table {
@@ -205,18 +213,41 @@ pub fn table(rule: LineRule) -> &'static Table {
     TABLES[rule as usize].get_or_init(|| build(rule).try_into().expect("table has KEYS entries"))
 }
 
-/// Black's and white's patterns together, indexed by black's line key: one load gives
-/// both, which is what the board's incremental update wants.
+impl PairTable {
+    /// Black's and white's patterns for black's line key `key`.
+    #[inline]
+    pub fn get(&self, key: u32) -> [Pattern; 2] {
+        self.entries[(key >> self.shift) as usize & (self.entries.len() - 1)]
+    }
+}
+
+impl LineRule {
+    /// How far from the centre a line's cells can change its pattern: four under the
+    /// free rule (a five through the centre, or its completion points, lie within four),
+    /// five where an overline or a closed end must be seen.
+    pub const fn reach(self) -> u32 {
+        match self {
+            LineRule::Free => 4,
+            LineRule::Exact | LineRule::Caro | LineRule::CaroExact => 5,
+        }
+    }
+}
+
+/// The pair table of a black and a white line rule, built on first use (tens of ms).
 pub fn pair_table(black: LineRule, white: LineRule) -> &'static PairTable {
-    static PAIRS: [OnceLock<Box<PairTable>>; 16] = [const { OnceLock::new() }; 16];
+    static PAIRS: [OnceLock<PairTable>; 16] = [const { OnceLock::new() }; 16];
     PAIRS[black as usize * 4 + white as usize].get_or_init(|| {
         let (tb, tw) = (table(black), table(white));
-        let v: Vec<[Pattern; 2]> = (0..KEYS as u32)
-            .map(|k| [tb[k as usize], tw[swap_colors(k) as usize]])
+        let short = black.reach() < 5 && white.reach() < 5;
+        // A short table's index i is the key with the two outer cells empty: i << 2.
+        let (shift, len) = if short { (2, 1 << 16) } else { (0, KEYS) };
+        let entries = (0..len as u32)
+            .map(|i| {
+                let k = i << shift;
+                [tb[k as usize], tw[swap_colors(k) as usize]]
+            })
             .collect();
-        v.into_boxed_slice()
-            .try_into()
-            .expect("pair table has KEYS entries")
+        PairTable { entries, shift }
     })
 }
 
@@ -299,8 +330,33 @@ mod tests {
         assert_eq!(swap_colors(k), key_from_picture("#OX.O?XX.#O"));
         assert_eq!(swap_colors(swap_colors(k)), k);
         let pair = pair_table(LineRule::Exact, LineRule::Free);
-        let k = key_from_picture("..XXX?XX...") as usize;
-        assert_eq!(pair[k], [Pattern::Overline, Pattern::Dead]);
+        let k = key_from_picture("..XXX?XX...");
+        assert_eq!(pair.get(k), [Pattern::Overline, Pattern::Dead]);
+    }
+
+    /// The short pair table is exact: under a rule of reach four, no key's pattern
+    /// depends on the cells five away, for either colour, and the short table gives what
+    /// the full tables give for every key.
+    #[test]
+    fn short_tables_lose_nothing() {
+        let full = table(LineRule::Free);
+        let outer = 3 | 3 << (2 * field(5));
+        for k in 0..KEYS as u32 {
+            assert_eq!(full[k as usize], full[(k & !outer) as usize], "key {k:#x}");
+        }
+        let pair = pair_table(LineRule::Free, LineRule::Free);
+        assert_eq!(pair.entries.len(), 1 << 16);
+        for k in (0..KEYS as u32).step_by(7) {
+            assert_eq!(
+                pair.get(k),
+                [full[k as usize], full[swap_colors(k) as usize]],
+                "key {k:#x}"
+            );
+        }
+        assert_eq!(
+            pair_table(LineRule::Exact, LineRule::Free).entries.len(),
+            KEYS
+        );
     }
 
     #[test]
