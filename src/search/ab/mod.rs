@@ -8,7 +8,7 @@ pub mod eval;
 pub mod movegen;
 pub mod threat;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use self::eval::Threat;
@@ -150,6 +150,20 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     nodes: AtomicU64,
+    /// The depth of the main thread's current iteration: helpers keep one ahead of it.
+    main_depth: AtomicU32,
+    /// The deepest iteration a helper finished: depth, score and move packed so that a
+    /// larger value is a deeper one ([`pack_result`]).
+    helper_best: AtomicU64,
+}
+
+/// A finished iteration's depth, score and move in one word, the depth highest.
+fn pack_result(depth: u32, score: i32, m: u16) -> u64 {
+    (depth as u64) << 48 | (score as i16 as u16 as u64) << 16 | m as u64
+}
+
+fn unpack_result(v: u64) -> (u32, i32, u16) {
+    ((v >> 48) as u32, (v >> 16) as u16 as i16 as i32, v as u16)
 }
 
 impl Shared<'_> {
@@ -656,6 +670,11 @@ impl<'a> Worker<'a> {
         let mut prev: i32 = 0;
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
+            if self.id == 0 {
+                self.shared
+                    .main_depth
+                    .store(depth as u32, Ordering::Relaxed);
+            }
             self.sel_depth = 0;
             self.ply_limit = (depth as usize * 2 + 8).min(MAX_PLY - 2);
             // Aspiration window around the last score, widened on failure.
@@ -689,6 +708,12 @@ impl<'a> Worker<'a> {
             }
             prev = score;
             best = (point, score, depth as u32);
+            if self.id > 0 {
+                self.shared.helper_best.fetch_max(
+                    pack_result(depth as u32, score, encode(point)),
+                    Ordering::Relaxed,
+                );
+            }
             if self.id == 0 {
                 let info = Info {
                     depth: depth as u32,
@@ -716,6 +741,12 @@ impl<'a> Worker<'a> {
                 }
             }
             depth += 1;
+            if self.id > 0 {
+                // Lazy SMP: a helper searching the main thread's depth would duplicate its
+                // work; one ply ahead, it fills the table for the main thread's next
+                // iteration.
+                depth = depth.max(self.shared.main_depth.load(Ordering::Relaxed) as i32 + 1);
+            }
         }
         best
     }
@@ -896,6 +927,8 @@ pub fn search(
         deadline: limits.deadline,
         node_limit: limits.nodes,
         nodes: AtomicU64::new(vcf.nodes),
+        main_depth: AtomicU32::new(1),
+        helper_best: AtomicU64::new(0),
     };
     let threads = threads.max(1);
     let (best, score, depth) = std::thread::scope(|s| {
@@ -913,7 +946,13 @@ pub fn search(
         let result = main.think(&moves, limits, reporter);
         shared.nodes.fetch_add(main.unreported, Ordering::Relaxed);
         helpers.finish();
-        result
+        // A helper that finished a deeper iteration than the main thread has the better
+        // answer (a proven result of the main thread's stands).
+        let (depth, score, m) = unpack_result(shared.helper_best.load(Ordering::Relaxed));
+        match decode(m) {
+            Some(p) if depth > result.2 && result.1.abs() <= MATE_BOUND => (p, score, depth),
+            _ => result,
+        }
     });
     let nodes = shared.nodes.load(Ordering::Relaxed);
     let mut main = Worker::new(board.clone(), &shared, 0);
@@ -926,4 +965,24 @@ pub fn search(
         pv,
         threat_line: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The helpers' results are compared as packed words: a deeper iteration must win
+    /// whatever the scores, and every field must come back as it went in.
+    #[test]
+    fn packed_results_order_by_depth_and_round_trip() {
+        let deep = pack_result(9, -MATE + 5, encode(Point::new(3, 4)));
+        let shallow = pack_result(8, MATE - 1, encode(Point::new(31, 31)));
+        assert!(deep > shallow);
+        assert_eq!(
+            unpack_result(deep),
+            (9, -MATE + 5, encode(Point::new(3, 4)))
+        );
+        assert_eq!(unpack_result(shallow).1, MATE - 1);
+        assert_eq!(decode(unpack_result(shallow).2), Some(Point::new(31, 31)));
+    }
 }
