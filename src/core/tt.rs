@@ -68,6 +68,9 @@ pub struct Table {
 /// Bytes one slot takes.
 pub const SLOT_BYTES: usize = 16;
 
+/// The largest table whose pages are touched when it is made (see [`Table::new`]).
+const PRETOUCH_BYTES: usize = 1 << 30;
+
 impl Table {
     /// A table of about `bytes` bytes (at least one bucket), at most
     /// [`memory::table_cap`]; when the allocator refuses that much, the largest half,
@@ -85,8 +88,12 @@ impl Table {
                 // The allocator hands out untouched pages: the first write to each would
                 // fault during the search, and with several search threads every such
                 // fault stops the others for a TLB flush (15% of a two-thread search's
-                // time in perf). Touching them now costs a few ms per 100 MB, once.
-                table.clear();
+                // time in perf). Touching them now costs a few ms per 100 MB, once. A
+                // table larger than [`PRETOUCH_BYTES`] stays lazy: touching it would take
+                // seconds and hold that much memory whether the search needs it or not.
+                if table.bytes() <= PRETOUCH_BYTES {
+                    table.clear();
+                }
                 return table;
             }
             if n <= 2 {
