@@ -6,7 +6,11 @@
 //!   search (a four of the mover's only delays: its forced block is played and the
 //!   question asked again);
 //! - **vct**: the mover has no win by fours but a win by threes and fours (VCT) of
-//!   `--vct-depth` attacker moves or more, found by the threat search with a large budget.
+//!   `--vct-depth` attacker moves or more, found by the threat search with a large budget;
+//!   **vct-deep**: the same, of `--deep-vct-depth` attacker moves or more;
+//! - **defence-vct**: the side not to move has no win by fours but one by threats, and
+//!   only a few of the mover's moves leave it none (every other move is proven lost by
+//!   the VCT found after it).
 //!
 //! `cargo run --release --example threat_puzzles -- --out DIR games.sgf results.jsonl …`
 //! reads SGF (GM[4], several games a file) and Tengen tournament results (JSON lines with
@@ -46,6 +50,9 @@ struct Args {
     /// Fewest attacker moves of a VCT puzzle's win.
     #[arg(long, default_value_t = 3)]
     vct_depth: u32,
+    /// Fewest attacker moves of a deep VCT puzzle's win.
+    #[arg(long, default_value_t = 5)]
+    deep_vct_depth: u32,
     /// Nodes of the search that leaves out positions lost whatever the defence.
     #[arg(long, default_value_t = 200_000)]
     check_nodes: u64,
@@ -85,8 +92,21 @@ fn main() {
                         .or_default()
                         .push(line);
                 }
-                if let Some(first) = vct(&board, args.vct_depth) {
-                    out.entry(format!("vct-{size}x{size}.txt"))
+                if let Some(answers) = vct_defence(&board, args.max_answers)
+                    && !lost(&board, args.check_nodes)
+                {
+                    let a = answers.iter().map(|p| format!("{},{}", p.x, p.y));
+                    let line = format!("{list} | {}", a.collect::<Vec<_>>().join(" "));
+                    out.entry(format!("defence-vct-{size}x{size}.txt"))
+                        .or_default()
+                        .push(line);
+                }
+                let found = match vct(&board, args.deep_vct_depth) {
+                    Some(first) => Some(("vct-deep", first)),
+                    None => vct(&board, args.vct_depth).map(|first| ("vct", first)),
+                };
+                if let Some((kind, first)) = found {
+                    out.entry(format!("{kind}-{size}x{size}.txt"))
                         .or_default()
                         .push(format!("{list} | {},{}", first.x, first.y));
                 }
@@ -261,4 +281,89 @@ fn vct(board: &Board, min_depth: u32) -> Option<Point> {
     Vct::new()
         .solve(&mut b, min_depth + 1, 400_000, &mut line)
         .then(|| line[0])
+}
+
+/// Attacker moves and positions a proof by threats may use in a VCT-defence puzzle.
+const VCT_PROOF_DEPTH: u32 = 6;
+const VCT_PROOF_BUDGET: u64 = 300_000;
+
+/// Whether the side to move on `board` wins by threats (VCT): found, not proven absent.
+fn has_vct(board: &Board) -> bool {
+    Vct::new().solve(
+        &mut board.clone(),
+        VCT_PROOF_DEPTH,
+        VCT_PROOF_BUDGET,
+        &mut Vec::new(),
+    )
+}
+
+/// Whether the defender, having just moved on `after`, left the attacker no win by
+/// fours or threats; `None` when a VCF proof ran out of budget. The defender's four is
+/// answered by its block and the defender moves again (`fours` more at most).
+fn survives_vct(after: &Board, fours: u32) -> Option<bool> {
+    let att = after.to_move();
+    let def = att.opposite();
+    if after.has_five_point(att) {
+        return Some(false);
+    }
+    let blocks: Vec<Point> = after.five_points(def).collect();
+    match blocks.len() {
+        0 => Some(!has_vcf(after)? && !has_vct(after)),
+        1 if fours > 0 => {
+            let mut b = after.clone();
+            b.play(Move::Place(blocks[0])).ok()?;
+            if b.outcome() != Outcome::Ongoing {
+                return Some(false);
+            }
+            let mut cands = Vec::new();
+            candidates(&b, &mut cands);
+            for m in cands {
+                if !playable(&b, m, def) {
+                    continue;
+                }
+                let mut c = b.clone();
+                c.play(Move::Place(m)).ok()?;
+                if c.outcome() != Outcome::Ongoing || survives_vct(&c, fours - 1)? {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        }
+        1 => None,
+        _ => Some(true),
+    }
+}
+
+/// A VCT-defence puzzle: the attacker (not to move) has no VCF but a VCT, the mover has
+/// neither, and between one and `max` of 15 or more candidate moves leave the attacker
+/// without both. Every other move is lost: a VCT was found after it.
+fn vct_defence(board: &Board, max: usize) -> Option<Vec<Point>> {
+    let me = board.to_move();
+    if board.has_five_point(me) || board.has_five_point(me.opposite()) {
+        return None;
+    }
+    let other = passed(board);
+    if has_vcf(&other)? || !has_vct(&other) || has_vcf(board)? || has_vct(board) {
+        return None;
+    }
+    let mut cands = Vec::new();
+    candidates(board, &mut cands);
+    if cands.len() < 15 {
+        return None;
+    }
+    let mut saving = Vec::new();
+    for &m in &cands {
+        if !playable(board, m, me) {
+            continue;
+        }
+        let mut b = board.clone();
+        b.play(Move::Place(m)).ok()?;
+        if b.outcome() != Outcome::Ongoing || survives_vct(&b, 3)? {
+            saving.push(m);
+            if saving.len() > max {
+                return None;
+            }
+        }
+    }
+    (!saving.is_empty()).then_some(saving)
 }

@@ -294,6 +294,9 @@ mod tests {
             left_ms: None,
         };
         let (soft, hard) = budget(turn, 400);
-        assert!(hard <= 1_000 && hard >= 850 && soft >= 700, "soft {soft} hard {hard}");
+        assert!(
+            hard <= 1_000 && hard >= 850 && soft >= 700,
+            "soft {soft} hard {hard}"
+        );
     }
 }

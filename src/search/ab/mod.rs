@@ -531,8 +531,13 @@ impl<'a> Worker<'a> {
                     0
                 };
                 s = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                if s > alpha && (r > 0 || pv_node) && s < beta {
-                    s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
+                // A reduced move that fails high is searched again at its full depth
+                // before it may cut the node.
+                if s > alpha && r > 0 {
+                    s = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
             self.board.undo().expect("searched move was played");
