@@ -295,7 +295,7 @@ mod tests {
         };
         let (soft, hard) = budget(turn, 400);
         assert!(
-            hard <= 1_000 && hard >= 850 && soft >= 700,
+            (850..=1_000).contains(&hard) && soft >= 700,
             "soft {soft} hard {hard}"
         );
     }
