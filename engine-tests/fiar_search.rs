@@ -475,6 +475,23 @@ fn stops_every_win_by_fours() {
     }
 }
 
+/// Wins by threats of five or more attacker moves on Gomocup's board (none shorter):
+/// beyond the root's threat search, the alpha-beta search must find them. Any winning
+/// first move will do.
+#[test]
+fn finds_deep_wins_by_threats_on_20x20() {
+    for (i, (b, _)) in puzzles("vct-deep-20x20.txt").iter().enumerate() {
+        let r = think(b, 3_000_000);
+        assert!(
+            matches!(r.score, Score::Win(_)),
+            "vct-deep-20x20.txt:{}: {:?} with {}\n{b}",
+            i + 1,
+            r.score,
+            r.best
+        );
+    }
+}
+
 #[test]
 fn finds_wins_by_threats() {
     for name in ["vct-15x15.txt", "vct-20x20.txt"] {
