@@ -83,32 +83,30 @@ fn main() {
                     .map(|p| format!("{},{}", p.x, p.y))
                     .collect::<Vec<_>>()
                     .join(" ");
-                if let Some(answers) = defence(&board, args.max_answers)
-                    && !lost(&board, args.check_nodes)
-                {
+                let mut put = |kind: &str, answers: &[Point]| {
                     let a = answers.iter().map(|p| format!("{},{}", p.x, p.y));
                     let line = format!("{list} | {}", a.collect::<Vec<_>>().join(" "));
-                    out.entry(format!("defence-{size}x{size}.txt"))
+                    out.entry(format!("{kind}-{size}x{size}.txt"))
                         .or_default()
                         .push(line);
+                };
+                let hopeless = || lost(&board, args.check_nodes);
+                if let Some(answers) = defence(&board, args.max_answers)
+                    && !hopeless()
+                {
+                    put("defence", &answers);
                 }
                 if let Some(answers) = vct_defence(&board, args.max_answers)
-                    && !lost(&board, args.check_nodes)
+                    && !hopeless()
                 {
-                    let a = answers.iter().map(|p| format!("{},{}", p.x, p.y));
-                    let line = format!("{list} | {}", a.collect::<Vec<_>>().join(" "));
-                    out.entry(format!("defence-vct-{size}x{size}.txt"))
-                        .or_default()
-                        .push(line);
+                    put("defence-vct", &answers);
                 }
                 let found = match vct(&board, args.deep_vct_depth) {
                     Some(first) => Some(("vct-deep", first)),
                     None => vct(&board, args.vct_depth).map(|first| ("vct", first)),
                 };
                 if let Some((kind, first)) = found {
-                    out.entry(format!("{kind}-{size}x{size}.txt"))
-                        .or_default()
-                        .push(format!("{list} | {},{}", first.x, first.y));
+                    put(kind, &[first]);
                 }
             }
             if board.play(Move::Place(p)).is_err() {

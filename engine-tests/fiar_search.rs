@@ -475,16 +475,14 @@ fn stops_every_win_by_fours() {
     }
 }
 
-/// Wins by threats of five or more attacker moves on Gomocup's board (none shorter):
-/// beyond the root's threat search, the alpha-beta search must find them. Any winning
-/// first move will do.
-#[test]
-fn finds_deep_wins_by_threats_on_20x20() {
-    for (i, (b, _)) in puzzles("vct-deep-20x20.txt").iter().enumerate() {
-        let r = think(b, 3_000_000);
+/// Asserts that the search finds the side to move of every puzzle of `name` winning
+/// within `nodes` (any winning first move will do).
+fn assert_wins(name: &str, nodes: u64) {
+    for (i, (b, _)) in puzzles(name).iter().enumerate() {
+        let r = think(b, nodes);
         assert!(
             matches!(r.score, Score::Win(_)),
-            "vct-deep-20x20.txt:{}: {:?} with {}\n{b}",
+            "{name}:{}: {:?} with {}\n{b}",
             i + 1,
             r.score,
             r.best
@@ -492,18 +490,16 @@ fn finds_deep_wins_by_threats_on_20x20() {
     }
 }
 
+/// Wins by threats of five or more attacker moves on Gomocup's board (none shorter):
+/// beyond the root's threat search, the alpha-beta search must find them.
+#[test]
+fn finds_deep_wins_by_threats_on_20x20() {
+    assert_wins("vct-deep-20x20.txt", 3_000_000);
+}
+
 #[test]
 fn finds_wins_by_threats() {
     for name in ["vct-15x15.txt", "vct-20x20.txt"] {
-        for (i, (b, _)) in puzzles(name).iter().enumerate() {
-            let r = think(b, 800_000);
-            assert!(
-                matches!(r.score, Score::Win(_)),
-                "{name}:{}: {:?} with {}\n{b}",
-                i + 1,
-                r.score,
-                r.best
-            );
-        }
+        assert_wins(name, 800_000);
     }
 }
