@@ -10,7 +10,8 @@
 //!   **vct-deep**: the same, of `--deep-vct-depth` attacker moves or more;
 //! - **defence-vct**: the side not to move has no win by fours but one by threats, and
 //!   only a few of the mover's moves leave it none (every other move is proven lost by
-//!   the VCT found after it).
+//!   the VCT found after it) and after which Tengen's search (`--answer-check-nodes`) does not
+//!   find the attacker winning all the same.
 //!
 //! `cargo run --release --example threat_puzzles -- --out DIR games.sgf results.jsonl …`
 //! reads SGF (GM[4], several games a file) and Tengen tournament results (JSON lines with
@@ -56,6 +57,10 @@ struct Args {
     /// Nodes of the search that leaves out positions lost whatever the defence.
     #[arg(long, default_value_t = 200_000)]
     check_nodes: u64,
+    /// Nodes of the search that drops a VCT defence's answer after which the attacker
+    /// still wins (longer sequences than the threat search's bound).
+    #[arg(long, default_value_t = 2_000_000)]
+    answer_check_nodes: u64,
     /// Records: SGF files and tournament results.
     files: Vec<PathBuf>,
 }
@@ -96,10 +101,17 @@ fn main() {
                 {
                     put("defence", &answers);
                 }
-                if let Some(answers) = vct_defence(&board, args.max_answers)
-                    && !hopeless()
-                {
-                    put("defence-vct", &answers);
+                // The threat search bounds its depth: an answer after which Tengen's
+                // search still finds the attacker winning (a longer sequence) saves
+                // nothing, and a position with no answer left is lost anyway.
+                if let Some(mut answers) = vct_defence(&board, args.max_answers) {
+                    answers.retain(|&a| {
+                        let mut after = board.clone();
+                        after.play(Move::Place(a)).is_ok() && !won(&after, args.answer_check_nodes)
+                    });
+                    if !answers.is_empty() {
+                        put("defence-vct", &answers);
+                    }
                 }
                 let found = match vct(&board, args.deep_vct_depth) {
                     Some(first) => Some(("vct-deep", first)),
@@ -156,19 +168,29 @@ fn read_games(path: &Path) -> Vec<(usize, Vec<Point>)> {
 
 /// Whether Tengen's search finds the side to move lost.
 fn lost(board: &Board, nodes: u64) -> bool {
+    score(board, nodes).is_none_or(|s| matches!(s, Score::Loss(_)))
+}
+
+/// Whether Tengen's search finds the side to move winning.
+fn won(board: &Board, nodes: u64) -> bool {
+    board.outcome() == Outcome::Ongoing && matches!(score(board, nodes), Some(Score::Win(_)))
+}
+
+/// The score of Tengen's search of `board` at `nodes` (`None`: no move to search).
+fn score(board: &Board, nodes: u64) -> Option<Score> {
     let limits = Limits {
         nodes: Some(nodes),
         ..Default::default()
     };
-    let r = search(
+    search(
         board,
         &limits,
         1,
         &Table::new(1 << 24),
         &AtomicBool::new(false),
         &Silent,
-    );
-    r.is_none_or(|r| matches!(r.score, Score::Loss(_)))
+    )
+    .map(|r| r.score)
 }
 
 /// Whether the side to move on `board` wins by fours: `None` when the budget ran out.
