@@ -490,11 +490,13 @@ fn assert_wins(name: &str, nodes: u64) {
     }
 }
 
-/// Wins by threats of five or more attacker moves on Gomocup's board (none shorter):
-/// beyond the root's threat search, the alpha-beta search must find them.
+/// Wins by threats of five or more attacker moves (none shorter): beyond the root's
+/// threat search, the alpha-beta search must find them.
 #[test]
-fn finds_deep_wins_by_threats_on_20x20() {
-    assert_wins("vct-deep-20x20.txt", 3_000_000);
+fn finds_deep_wins_by_threats() {
+    for name in ["vct-deep-15x15.txt", "vct-deep-20x20.txt"] {
+        assert_wins(name, 3_000_000);
+    }
 }
 
 #[test]
