@@ -217,9 +217,10 @@ fn passed(board: &Board) -> Board {
 }
 
 /// Whether the defender, having just moved on `after` (the attacker to move), has
-/// stopped every win by fours: `None` if a proof ran out of budget. A four of the
-/// defender's is answered by its block and the defender moves again (`fours` more at most).
-fn survives(after: &Board, fours: u32) -> Option<bool> {
+/// stopped every win by fours, and with `threats` every win by threats found too: `None`
+/// if a VCF proof ran out of budget. A four of the defender's is answered by its block
+/// and the defender moves again (`fours` more at most).
+fn survives(after: &Board, fours: u32, threats: bool) -> Option<bool> {
     let att = after.to_move();
     let def = att.opposite();
     if after.has_five_point(att) {
@@ -227,14 +228,14 @@ fn survives(after: &Board, fours: u32) -> Option<bool> {
     }
     let blocks: Vec<Point> = after.five_points(def).collect();
     match blocks.len() {
-        0 => has_vcf(after).map(|w| !w),
+        0 => Some(!(has_vcf(after)? || threats && has_vct(after))),
         1 if fours > 0 => {
             let mut b = after.clone();
             b.play(Move::Place(blocks[0])).ok()?;
             if b.outcome() != Outcome::Ongoing {
                 return Some(false);
             }
-            saving_moves(&b, fours - 1).map(|s| !s.is_empty())
+            saving_moves(&b, fours - 1, threats).map(|s| !s.is_empty())
         }
         1 => None,
         // Two fives to make: the defender wins first.
@@ -242,8 +243,9 @@ fn survives(after: &Board, fours: u32) -> Option<bool> {
     }
 }
 
-/// The defender's (the side to move's) moves that stop the attacker's VCF.
-fn saving_moves(board: &Board, fours: u32) -> Option<Vec<Point>> {
+/// The defender's (the side to move's) moves that stop the attacker's VCF (and with
+/// `threats` its VCT).
+fn saving_moves(board: &Board, fours: u32, threats: bool) -> Option<Vec<Point>> {
     let me = board.to_move();
     let mut cands = Vec::new();
     candidates(board, &mut cands);
@@ -258,7 +260,7 @@ fn saving_moves(board: &Board, fours: u32) -> Option<Vec<Point>> {
             saving.push(m);
             continue;
         }
-        if survives(&b, fours)? {
+        if survives(&b, fours, threats)? {
             saving.push(m);
         }
     }
@@ -282,7 +284,7 @@ fn defence(board: &Board, max: usize) -> Option<Vec<Point>> {
     if cands.len() < 15 {
         return None;
     }
-    let saving = saving_moves(board, 3)?;
+    let saving = saving_moves(board, 3, false)?;
     (1..=max).contains(&saving.len()).then_some(saving)
 }
 
@@ -317,43 +319,6 @@ fn has_vct(board: &Board) -> bool {
     )
 }
 
-/// Whether the defender, having just moved on `after`, left the attacker no win by
-/// fours or threats; `None` when a VCF proof ran out of budget. The defender's four is
-/// answered by its block and the defender moves again (`fours` more at most).
-fn survives_vct(after: &Board, fours: u32) -> Option<bool> {
-    let att = after.to_move();
-    let def = att.opposite();
-    if after.has_five_point(att) {
-        return Some(false);
-    }
-    let blocks: Vec<Point> = after.five_points(def).collect();
-    match blocks.len() {
-        0 => Some(!has_vcf(after)? && !has_vct(after)),
-        1 if fours > 0 => {
-            let mut b = after.clone();
-            b.play(Move::Place(blocks[0])).ok()?;
-            if b.outcome() != Outcome::Ongoing {
-                return Some(false);
-            }
-            let mut cands = Vec::new();
-            candidates(&b, &mut cands);
-            for m in cands {
-                if !playable(&b, m, def) {
-                    continue;
-                }
-                let mut c = b.clone();
-                c.play(Move::Place(m)).ok()?;
-                if c.outcome() != Outcome::Ongoing || survives_vct(&c, fours - 1)? {
-                    return Some(true);
-                }
-            }
-            Some(false)
-        }
-        1 => None,
-        _ => Some(true),
-    }
-}
-
 /// A VCT-defence puzzle: the attacker (not to move) has no VCF but a VCT, the mover has
 /// neither, and between one and `max` of 15 or more candidate moves leave the attacker
 /// without both. Every other move is lost: a VCT was found after it.
@@ -371,19 +336,6 @@ fn vct_defence(board: &Board, max: usize) -> Option<Vec<Point>> {
     if cands.len() < 15 {
         return None;
     }
-    let mut saving = Vec::new();
-    for &m in &cands {
-        if !playable(board, m, me) {
-            continue;
-        }
-        let mut b = board.clone();
-        b.play(Move::Place(m)).ok()?;
-        if b.outcome() != Outcome::Ongoing || survives_vct(&b, 3)? {
-            saving.push(m);
-            if saving.len() > max {
-                return None;
-            }
-        }
-    }
-    (!saving.is_empty()).then_some(saving)
+    let saving = saving_moves(board, 3, true)?;
+    (1..=max).contains(&saving.len()).then_some(saving)
 }
