@@ -157,13 +157,20 @@ struct Shared<'a> {
     helper_best: AtomicU64,
 }
 
-/// A finished iteration's depth, score and move in one word, the depth highest.
+/// A finished iteration's depth, score and move in one word, the depth highest, then the
+/// score offset to be unsigned (so that of two iterations of one depth, the better score
+/// is the larger word).
 fn pack_result(depth: u32, score: i32, m: u16) -> u64 {
-    (depth as u64) << 48 | (score as i16 as u16 as u64) << 16 | m as u64
+    let biased = (score.clamp(i16::MIN as i32, i16::MAX as i32) + 0x8000) as u64;
+    (depth as u64) << 48 | biased << 16 | m as u64
 }
 
 fn unpack_result(v: u64) -> (u32, i32, u16) {
-    ((v >> 48) as u32, (v >> 16) as u16 as i16 as i32, v as u16)
+    (
+        (v >> 48) as u32,
+        ((v >> 16) & 0xffff) as i32 - 0x8000,
+        v as u16,
+    )
 }
 
 impl Shared<'_> {
@@ -977,12 +984,18 @@ mod tests {
     use super::*;
 
     /// The helpers' results are compared as packed words: a deeper iteration must win
-    /// whatever the scores, and every field must come back as it went in.
+    /// whatever the scores, at one depth the higher score, and every field must come back
+    /// as it went in.
     #[test]
     fn packed_results_order_by_depth_and_round_trip() {
         let deep = pack_result(9, -MATE + 5, encode(Point::new(3, 4)));
         let shallow = pack_result(8, MATE - 1, encode(Point::new(31, 31)));
         assert!(deep > shallow);
+        // At one depth the better score wins, whatever the signs.
+        let good = pack_result(9, 120, encode(Point::new(0, 0)));
+        let bad = pack_result(9, -120, encode(Point::new(31, 31)));
+        assert!(good > bad);
+        assert_eq!(unpack_result(bad).1, -120);
         assert_eq!(
             unpack_result(deep),
             (9, -MATE + 5, encode(Point::new(3, 4)))
