@@ -429,7 +429,9 @@ impl<'a> Worker<'a> {
         let leaf = (depth <= 0 && !defending) || razor;
         if leaf && !forced || depth <= 0 && defending {
             // (`fours` is never set in the counting games, where a five does not win.)
-            if fours && self.leaf_vcf() {
+            // A leaf whose static score already reaches beta stands pat: a win by fours
+            // would fail high all the same (Rapfi's quiescence does so too).
+            if fours && !(leaf && eval >= beta) && self.leaf_vcf() {
                 return MATE - ply as i32 - self.vcf_line.len() as i32;
             }
             if leaf {
