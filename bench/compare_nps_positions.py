@@ -19,19 +19,9 @@ import statistics
 import subprocess
 import sys
 
+from gomocup_positions import board_block, read_positions
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def positions():
-    out = []
-    with open(os.path.join(HERE, "positions-nps.txt")) as f:
-        for line in f:
-            line = line.split("#")[0].strip()
-            if not line:
-                continue
-            size, moves = line.split("|")
-            out.append((int(size), moves.split()))
-    return out
 
 
 def number(text):
@@ -42,12 +32,8 @@ def number(text):
 
 def run(cmd, size, moves, ms, detail):
     """Plays one position; returns (nodes, milliseconds) as the engine reports them."""
-    to_move = len(moves) % 2
     lines = [f"START {size}", f"INFO timeout_turn {ms}", "INFO timeout_match 0",
-             "INFO thread_num 1"] + (["INFO show_detail 1"] if detail else []) + ["BOARD"]
-    for i, m in enumerate(moves):
-        lines.append(f"{m},{1 if i % 2 == to_move else 2}")
-    lines.append("DONE")
+             "INFO thread_num 1"] + (["INFO show_detail 1"] if detail else []) + board_block(moves)
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, cwd=os.path.dirname(cmd[0]) or ".")
     p.stdin.write("\n".join(lines) + "\n")
@@ -79,7 +65,7 @@ def main():
     engines = {"tengen": [os.path.abspath(a.tengen), "gomocup"], "rapfi": [os.path.abspath(a.rapfi)]}
     ratios, nps = {}, {}
     for r in range(a.rounds):
-        for i, (size, moves) in enumerate(positions()):
+        for i, (size, moves) in enumerate(read_positions(os.path.join(HERE, "positions-nps.txt"))):
             row = {}
             order = ["tengen", "rapfi"] if (i + r) % 2 == 0 else ["rapfi", "tengen"]
             for name in order:

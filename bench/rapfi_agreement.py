@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+from gomocup_positions import board_block, read_positions
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Evaluations beyond this are mates; a mate in n plies counts as MATE - n.
 MATE = 20000
@@ -71,11 +73,8 @@ class Brain:
 
     def play(self, moves):
         """The brain's move on the position after `moves` and the lines it printed."""
-        self.send("BOARD")
-        n = len(moves)
-        for i, m in enumerate(moves):
-            self.send(f"{m},{1 if (n - i) % 2 == 0 else 2}")
-        self.send("DONE")
+        for line in board_block(moves):
+            self.send(line)
         lines = self.wait_for(lambda line: re.fullmatch(r"\d+,\d+", line) is not None)
         time.sleep(0.005)
         return lines[-1], lines
@@ -108,17 +107,6 @@ def referee_eval(ref, cache, moves):
                 ev = m.group(1)
         cache[key] = [value(ev) if ev is not None else None, best]
     return cache[key]
-
-
-def positions(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            line = line.split("#")[0].strip()
-            if line:
-                size, moves = line.split("|")
-                out.append((int(size), moves.split()))
-    return out
 
 
 def make_positions(paths, per_game):
@@ -157,7 +145,7 @@ def main():
         return
     if not args.referee or not args.engine:
         ap.error("--referee and --engine are needed")
-    all_positions = positions(args.positions)
+    all_positions = read_positions(args.positions)
     if args.limit:
         all_positions = all_positions[: args.limit]
     size = all_positions[0][0]
