@@ -41,6 +41,10 @@ class Brain:
     """A Gomocup brain kept running; positions are sent as BOARD blocks."""
 
     def __init__(self, cmd, size, turn_ms=None, nodes=None):
+        # The brain runs in its own directory (Rapfi reads its config there), so a
+        # relative program path is made absolute first.
+        if os.sep in cmd[0]:
+            cmd = [os.path.abspath(cmd[0])] + cmd[1:]
         self.cmd = cmd
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True, bufsize=1,
