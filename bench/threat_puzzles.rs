@@ -95,9 +95,8 @@ fn main() {
                         .or_default()
                         .push(line);
                 };
-                let hopeless = || lost(&board, args.check_nodes);
                 if let Some(answers) = defence(&board, args.max_answers)
-                    && !hopeless()
+                    && !lost(&board, args.check_nodes)
                 {
                     put("defence", &answers);
                 }
