@@ -36,9 +36,10 @@ const ROOT_VCT_DEPTH: u32 = 4;
 const ROOT_VCT_NODES: u64 = 40_000;
 
 /// Reverse futility pruning: the deepest node it applies to, and its margin a ply.
-const FUTILITY_DEPTH: i32 = 3;
+const REVERSE_FUTILITY_DEPTH: i32 = 6;
 const FUTILITY_MARGIN: i32 = 200;
-/// Futility of a quiet move at a shallow node: its margin a ply.
+/// Futility of a quiet move at a shallow node: the deepest node, and its margin a ply.
+const FUTILITY_DEPTH: i32 = 3;
 const MOVE_FUTILITY_MARGIN: i32 = 150;
 /// Razoring: the deepest node scored as a leaf when far below alpha, and the margin.
 const RAZOR_DEPTH: i32 = 2;
@@ -448,12 +449,18 @@ impl<'a> Worker<'a> {
             return s;
         }
         let depth = depth.max(1);
-        // A shallow non-PV node with no four to answer and no win in sight: its static
-        // score may prune it or its quiet moves.
-        let shallow = !pv_node && !forced && depth <= FUTILITY_DEPTH && eval.abs() < MATE_BOUND;
+        // A non-PV node with no four to answer and no win in sight: its static score may
+        // prune it (up to depth 6) or, when shallow, its quiet moves.
+        let prunable = !pv_node && !forced && eval.abs() < MATE_BOUND;
+        let shallow = prunable && depth <= FUTILITY_DEPTH;
         // Step 5b. Reverse futility: far enough above beta, with no open three to answer
-        // either, the node is not searched (Rapfi's ~121 Elo; Stockfish's static null move).
-        if shallow && !defending && eval - FUTILITY_MARGIN * depth >= beta {
+        // either, the node is not searched (Rapfi's ~121 Elo, with no depth limit there;
+        // Stockfish's static null move).
+        if prunable
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && !defending
+            && eval - FUTILITY_MARGIN * depth >= beta
+        {
             return eval;
         }
         let key = self.board.key();
