@@ -390,3 +390,59 @@ fn a_panic_costs_one_answer_and_the_game_goes_on() {
     plain.send("DEBUGPANIC");
     assert_eq!(plain.reply(t).as_deref(), Some("UNKNOWN DEBUGPANIC"));
 }
+
+/// Yixin's NBEST: one `MESSAGE nbest i x,y ev … pv …` line a candidate, best first and
+/// all different, then the best one as the move. Against black's open three on column
+/// h (7,7 7,8 7,9), white's two blocks (7,6 and 7,10) must come first.
+#[test]
+fn nbest_lists_distinct_lines_best_first_then_plays_the_first() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gomocup", "--threads", "1", "--hash", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let script = "START 15\nINFO timeout_turn 900\nYXBOARD\n7,7,2\n8,8,1\n7,8,2\n8,7,1\n7,9,2\nDONE\nYXNBEST 3\n";
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // END only once the move is out: END while thinking quits at once.
+    let mut text = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        text.push_str(&line);
+        text.push('\n');
+        if is_move(&line) {
+            break;
+        }
+    }
+    stdin.write_all(b"END\n").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("MESSAGE nbest"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let moves: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split_whitespace().nth(3).unwrap())
+        .collect();
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("MESSAGE nbest {} ", i + 1)),
+            "{text}"
+        );
+    }
+    let mut first_two = moves[..2].to_vec();
+    first_two.sort();
+    assert_eq!(first_two, ["7,10", "7,6"], "{text}");
+    assert_ne!(moves[2], moves[0]);
+    assert_ne!(moves[2], moves[1]);
+    let played = text
+        .lines()
+        .find(|l| is_move(l))
+        .unwrap_or_else(|| panic!("no move: {text}"));
+    assert_eq!(played, moves[0], "{text}");
+}

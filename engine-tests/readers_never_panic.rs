@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use tengen::analyse::{self, Input};
+use tengen::analysis::{self as analyse, Input};
 use tengen::games::fiar::Variant;
 use tengen::games::fiar::record::Record;
 use tengen::games::go::Rules;

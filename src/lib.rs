@@ -3,7 +3,7 @@
 //! The library holds the rules of every game (`games`) and the shared
 //! foundations (`core`); the `tengen` binary puts a command line on top.
 
-pub mod analyse;
+pub mod analysis;
 pub mod bench;
 pub mod core;
 pub mod engine;

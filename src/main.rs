@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use tengen::analyse::{self, Input};
+use tengen::analysis::{self, Budget, Input};
 use tengen::protocol::gomocup;
 
 #[derive(Parser)]
@@ -66,6 +66,14 @@ enum Command {
         /// Go: playouts to search
         #[arg(long)]
         playouts: Option<u64>,
+        /// Report this many candidate moves: five-in-a-row searches each line apart
+        /// (sharing the budget); Go and Gana read them from the tree (default: one line;
+        /// all visited moves in JSON)
+        #[arg(long, default_value_t = 0)]
+        multipv: usize,
+        /// Print the analysis as one JSON object (schema: protocols/analysis/README.md)
+        #[arg(long)]
+        json: bool,
         /// A record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move list,
         /// or a board diagram
         file: Option<PathBuf>,
@@ -268,7 +276,12 @@ fn run(cli: Cli) -> Result<String, String> {
             komi,
             move_number,
             playouts,
+            multipv,
+            json,
         } => {
+            if multipv > 100 {
+                return Err(format!("--multipv {multipv}: at most 100"));
+            }
             let text = file
                 .as_ref()
                 .map(|f| {
@@ -279,14 +292,25 @@ fn run(cli: Cli) -> Result<String, String> {
                 let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
                 t.contains("GM[1]")
             });
-            if game == "gana" {
+            let mcts_budget = |name: &str| -> Result<Budget, String> {
                 if depth.is_some() || nodes.is_some() {
-                    return Err("--depth and --nodes are for five-in-a-row; Gana takes --time or --playouts".into());
+                    return Err(format!(
+                        "--depth and --nodes are for five-in-a-row; {name} takes --time or --playouts"
+                    ));
                 }
-                let e = analyse::gana_position(text.as_deref(), moves.as_deref())?;
-                return Ok(analyse::gana_report(e, time, playouts, threads));
-            }
-            if game == "go" || is_go_sgf {
+                Ok(Budget {
+                    time,
+                    nodes: playouts,
+                    threads,
+                    multipv,
+                    ..Budget::default()
+                })
+            };
+            let analysis = if game == "gana" {
+                let budget = mcts_budget("Gana")?;
+                let e = analysis::gana_position(text.as_deref(), moves.as_deref())?;
+                analysis::gana::analyse(e, &budget)
+            } else if game == "go" || is_go_sgf {
                 let size = match size.as_deref() {
                     None => 19,
                     Some(s) => s
@@ -294,7 +318,7 @@ fn run(cli: Cli) -> Result<String, String> {
                         .map_err(|_| format!("--size {s}: a number 2 to 25"))?,
                 };
                 let rules: tengen::games::go::Rules = rules.parse().map_err(|e| format!("{e}"))?;
-                let g = analyse::go_position(
+                let g = analysis::go_position(
                     text.as_deref(),
                     size,
                     rules,
@@ -306,37 +330,44 @@ fn run(cli: Cli) -> Result<String, String> {
                     Some(f) => format!("{}: {e}", f.display()),
                     None => e,
                 })?;
-                if depth.is_some() || nodes.is_some() {
-                    return Err(
-                        "--depth and --nodes are for five-in-a-row; Go takes --time or --playouts"
-                            .into(),
-                    );
-                }
-                return Ok(analyse::go_report(g, time, playouts, threads));
-            }
-            if game != "gomoku" {
+                analysis::go::analyse(g, &mcts_budget("Go")?)
+            } else if game == "gomoku" {
+                let variant = variant(v)?;
+                let size = size
+                    .map(|s| analysis::parse_size(&s))
+                    .transpose()
+                    .map_err(|e| format!("--size: {e}"))?;
+                let input = Input {
+                    variant,
+                    size,
+                    file: text.as_deref(),
+                    moves: moves.as_deref(),
+                };
+                let board = analysis::position(&input).map_err(|e| match &file {
+                    Some(f) => format!("{}: {e}", f.display()),
+                    None => e.to_string(),
+                })?;
+                let budget = Budget {
+                    time,
+                    depth,
+                    nodes,
+                    threads,
+                    multipv,
+                };
+                analysis::fiar::analyse(&board, &budget)
+            } else {
                 return Err(format!("--game {game}: gomoku, go or gana"));
-            }
-            let variant = variant(v)?;
-            let size = size
-                .map(|s| analyse::parse_size(&s))
-                .transpose()
-                .map_err(|e| format!("--size: {e}"))?;
-            let input = Input {
-                variant,
-                size,
-                file: text.as_deref(),
-                moves: moves.as_deref(),
             };
-            let board = analyse::position(&input).map_err(|e| match &file {
-                Some(f) => format!("{}: {e}", f.display()),
-                None => e.to_string(),
-            })?;
-            let mut out = analyse::describe(&board);
-            if time.is_some() || depth.is_some() || nodes.is_some() {
-                out.push_str(&analyse::search(&board, time, depth, nodes, threads));
+            if json {
+                serde_json::to_string_pretty(&analysis)
+                    .map(|mut s| {
+                        s.push('\n');
+                        s
+                    })
+                    .map_err(|e| format!("cannot write the JSON: {e}"))
+            } else {
+                Ok(analysis::text::render(&analysis))
             }
-            Ok(out)
         }
         Command::Match {
             engine1,

@@ -229,6 +229,42 @@ impl FiarEngine {
         ab::search(&self.board, limits, self.threads, &self.tt, stop, reporter)
     }
 
+    /// The `lines` best moves, best first: each line is a search of its own that leaves
+    /// out the moves of the lines before it (multi-PV by exclusion, as Yixin's NBEST: each
+    /// line's score is exact, and the table they share carries the work over). `limits`
+    /// gives line `i`'s budget (0-based); `reporter` hears the first line's iterations and
+    /// `on_line` each line as it is found. Stops early when `stop` is raised or no move
+    /// is left.
+    pub fn think_lines(
+        &self,
+        lines: usize,
+        limits: &dyn Fn(usize) -> Limits,
+        stop: &AtomicBool,
+        reporter: &dyn Reporter,
+        on_line: &mut dyn FnMut(usize, &SearchResult),
+    ) -> Vec<SearchResult> {
+        let mut found: Vec<SearchResult> = Vec::new();
+        for i in 0..lines {
+            let mut l = limits(i);
+            l.exclude.extend(found.iter().filter_map(|r| match r.best {
+                Move::Place(p) => Some(p),
+                _ => None,
+            }));
+            let silent = crate::search::Silent;
+            let rep: &dyn Reporter = if i == 0 { reporter } else { &silent };
+            let Some(r) = self.think(&l, stop, rep) else {
+                break;
+            };
+            let place = matches!(r.best, Move::Place(_));
+            on_line(i, &r);
+            found.push(r);
+            if !place || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+        }
+        found
+    }
+
     /// Searches a position other than the game's (swap decisions, balancing).
     pub fn think_on(
         &self,
@@ -245,6 +281,64 @@ impl FiarEngine {
             &crate::search::Silent,
         )
     }
+}
+
+/// What an attacker's move of a winning threat line makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Made {
+    Five,
+    Four,
+    Three,
+}
+
+/// One attacker move of a winning threat line: the defence the line follows after it
+/// and the other answers the defender had, each of which the threat search refuted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatStep {
+    pub attack: Point,
+    pub made: Made,
+    pub defence: Option<Point>,
+    pub alternatives: Vec<Point>,
+}
+
+/// The steps of a winning threat line (attacker and defender alternating, the side to
+/// move of `board` first), as [`SearchResult::threat_line`] gives it.
+pub fn threat_steps(board: &Board, line: &[Point]) -> Vec<ThreatStep> {
+    let mut b = board.clone();
+    let attacker = b.to_move();
+    let mut steps = Vec::new();
+    let mut moves = line.iter();
+    while let Some(&attack) = moves.next() {
+        if b.play(Move::Place(attack)).is_err() {
+            break;
+        }
+        let made = if b.outcome() != Outcome::Ongoing {
+            Made::Five
+        } else if b.has_five_point(attacker) {
+            Made::Four
+        } else {
+            Made::Three
+        };
+        let mut alternatives = if made == Made::Five {
+            Vec::new()
+        } else {
+            ab::threat::defences(&b)
+        };
+        let defence = moves.next().copied();
+        alternatives.retain(|&p| Some(p) != defence);
+        steps.push(ThreatStep {
+            attack,
+            made,
+            defence,
+            alternatives,
+        });
+        if let Some(d) = defence
+            && b.play(Move::Place(d)).is_err()
+        {
+            break;
+        }
+    }
+    steps
 }
 
 /// The side to move after set-up stones: black when both have as many.

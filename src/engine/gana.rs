@@ -79,6 +79,20 @@ impl GanaEngine {
         self.threads = n.max(1);
     }
 
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The moves played since the position was set.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The position before the moves played since it was set.
+    pub fn start_position(&self) -> &Board {
+        self.history.first().unwrap_or(&self.board)
+    }
+
     /// Sizes the search tree to what `mb` megabytes hold; what the tree knew is lost.
     pub fn set_memory_mb(&mut self, mb: usize) {
         self.mcts.set_memory_mb(mb);

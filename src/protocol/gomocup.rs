@@ -676,29 +676,41 @@ impl Session {
         if self.engine().board().outcome() != Outcome::Ongoing {
             return self.send("ERROR the game is over");
         }
-        let mut excluded = Vec::new();
-        let mut first = None;
-        for i in 0..n {
-            let mut limits = self.limits(n as u32);
-            limits.exclude = excluded.clone();
-            let Some(r) = self.search_now(limits) else {
-                break;
+        // Each line gets its share of the turn, counted from its own start.
+        let template = self.limits(n as u32);
+        let slice = template
+            .deadline
+            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        let per_line = move |_: usize| Limits {
+            deadline: slice.map(|s| std::time::Instant::now() + s),
+            ..template.clone()
+        };
+        let out = self.out.clone();
+        let fault = std::mem::take(&mut self.fault);
+        let lines = self.searching(|e, stop| {
+            let first = move |i: usize| Limits {
+                fault: fault && i == 0,
+                ..per_line(i)
             };
-            let Move::Place(p) = r.best else { break };
-            let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
-            self.send(&format!(
-                "MESSAGE nbest {} {},{} ev {} pv {}",
-                i + 1,
-                p.x,
-                p.y,
-                r.score,
-                pv.join(" ")
-            ));
-            first.get_or_insert(r.best);
-            excluded.push(p);
-        }
-        match first {
-            Some(m) => self.send(&move_text(m)),
+            e.think_lines(n, &first, stop, &crate::search::Silent, &mut |i, r| {
+                let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+                if let Move::Place(p) = r.best {
+                    send(
+                        &out,
+                        &format!(
+                            "MESSAGE nbest {} {},{} ev {} pv {}",
+                            i + 1,
+                            p.x,
+                            p.y,
+                            r.score,
+                            pv.join(" ")
+                        ),
+                    );
+                }
+            })
+        });
+        match lines.first().filter(|r| matches!(r.best, Move::Place(_))) {
+            Some(r) => self.send(&move_text(r.best)),
             None => self.send("ERROR no legal move"),
         }
     }

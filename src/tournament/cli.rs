@@ -140,7 +140,7 @@ fn game_kind(a: &RunArgs) -> Result<GameKind, String> {
                 .map_err(|e: crate::core::RuleError| e.to_string())?;
             let (width, height) = match &a.size {
                 None => (15, 15),
-                Some(s) => crate::analyse::parse_size(s).map_err(|e| format!("--size: {e}"))?,
+                Some(s) => crate::analysis::parse_size(s).map_err(|e| format!("--size: {e}"))?,
             };
             crate::games::fiar::Board::with_size(variant, width, height)
                 .map_err(|e| format!("--size: {e}"))?;

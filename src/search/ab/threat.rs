@@ -347,14 +347,8 @@ impl Vct {
     /// The defender answers a three: every block of a point that would give the attacker
     /// a four, and every four of its own, must lose.
     fn defend(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> bool {
-        let def = board.to_move();
-        let att = def.opposite();
-        // The points that make a four for either side, row by row.
-        let mut replies: Vec<Point> = board.four_points(att).collect();
-        replies.extend(board.four_points(def));
-        replies.sort_unstable_by_key(|p| (p.y, p.x));
-        replies.dedup();
-        replies.retain(|&p| playable(board, p, def));
+        let att = board.to_move().opposite();
+        let replies = defences(board);
         if replies.is_empty() {
             return false;
         }
@@ -379,4 +373,32 @@ impl Vct {
         }
         true
     }
+}
+
+/// The answers the threat searches give the defender, the side to move, after the
+/// attacker's last move: against a four, its block (and, where captures exist, every
+/// capture); against a three, every point that makes a four for either side. When a
+/// threat search proves a win, it has refuted each of them.
+pub fn defences(board: &Board) -> Vec<Point> {
+    let def = board.to_move();
+    let att = def.opposite();
+    let mut replies: Vec<Point> = if board.has_five_point(att) {
+        let mut blocks: Vec<Point> = board.five_points(att).collect();
+        if board.variant().captures().is_some() {
+            let mut cands = Vec::new();
+            candidates(board, &mut cands);
+            blocks.extend(cands.into_iter().filter(|&p| board.captures_at(p, def)));
+        }
+        blocks
+    } else {
+        // The points that make a four for either side.
+        board
+            .four_points(att)
+            .chain(board.four_points(def))
+            .collect()
+    };
+    replies.sort_unstable_by_key(|p| (p.y, p.x));
+    replies.dedup();
+    replies.retain(|&p| playable(board, p, def));
+    replies
 }

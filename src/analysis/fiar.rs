@@ -1,0 +1,209 @@
+//! Five-in-a-row analysis: the position as the rules see it, and with a budget the best
+//! lines (multi-PV by exclusion, each with its own search) and a forced win step by step.
+
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::model::{
+    Analysis, ByColor, Forbidden, GameResult, Iteration, MoveInfo, Position, RootInfo, SCHEMA,
+    ScoreInfo, Search, ThreatLine, ThreatStep,
+};
+use super::{Budget, color_name};
+use crate::core::Color;
+use crate::engine::fiar::{Made, threat_steps};
+use crate::engine::{DEFAULT_HASH_BYTES, FiarEngine};
+use crate::games::fiar::{Board, Outcome};
+use crate::search::{Info, Limits, Reporter};
+
+/// The position alone.
+pub fn position(board: &Board) -> Position {
+    let v = board.variant();
+    let mut stones = ByColor {
+        black: Vec::new(),
+        white: Vec::new(),
+    };
+    for p in board.points() {
+        match board.stone(p) {
+            Some(Color::Black) => stones.black.push(p.to_string()),
+            Some(Color::White) => stones.white.push(p.to_string()),
+            None => {}
+        }
+    }
+    let outcome = board.outcome();
+    let result = GameResult {
+        status: match outcome {
+            Outcome::Ongoing => "ongoing",
+            Outcome::Win { .. } => "win",
+            Outcome::Draw(_) => "draw",
+        },
+        winner: match outcome {
+            Outcome::Win { winner, .. } => Some(color_name(winner)),
+            _ => None,
+        },
+        text: outcome.to_string(),
+    };
+    let mut forbidden = Vec::new();
+    let mut fouls_apply_to = Vec::new();
+    for c in Color::BOTH {
+        if v.has_fouls(c) {
+            fouls_apply_to.push(color_name(c));
+            forbidden.extend(
+                board
+                    .forbidden_points(c)
+                    .into_iter()
+                    .map(|(p, f)| Forbidden {
+                        point: p.to_string(),
+                        color: color_name(c),
+                        reason: f.to_string(),
+                    }),
+            );
+        }
+    }
+    let both = |f: &dyn Fn(Color) -> u32| ByColor {
+        black: f(Color::Black),
+        white: f(Color::White),
+    };
+    let stones_left = match (
+        board.stones_left(Color::Black),
+        board.stones_left(Color::White),
+    ) {
+        (Some(black), Some(white)) => Some(ByColor {
+            black: black as u32,
+            white: white as u32,
+        }),
+        _ => None,
+    };
+    Position {
+        variant: v.to_string(),
+        width: board.width(),
+        height: board.height(),
+        komi: None,
+        moves: board.moves().map(|m| m.to_string()).collect(),
+        stones: Some(stones),
+        text: None,
+        to_move: color_name(board.to_move()),
+        result,
+        forbidden,
+        fouls_apply_to,
+        captures: v
+            .captures()
+            .is_some()
+            .then(|| both(&|c| board.captured(c) as u32)),
+        rows: v.counting().then(|| both(&|c| board.rows(c) as u32)),
+        stones_left,
+        plies_without_capture: None,
+        diagram: board.to_string(),
+    }
+}
+
+/// Collects the first line's iterations.
+struct Iterations(Mutex<Vec<Iteration>>);
+
+impl Reporter for Iterations {
+    fn iteration(&self, i: &Info) {
+        let it = Iteration {
+            depth: i.depth,
+            sel_depth: i.sel_depth,
+            score: i.score.into(),
+            nodes: i.nodes,
+            time_ms: i.elapsed.as_millis() as u64,
+            pv: i.pv.clone(),
+        };
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(it);
+    }
+}
+
+/// The position and, if the budget asks for a search and the game goes on, what the
+/// search finds: `budget.lines()` lines, each searched with an equal share of the time
+/// and nodes, the moves of the lines before it left out.
+pub fn analyse(board: &Board, budget: &Budget) -> Analysis {
+    let mut analysis = Analysis {
+        schema: SCHEMA,
+        game: "gomoku",
+        position: position(board),
+        search: None,
+    };
+    if !budget.searches() || board.outcome() != Outcome::Ongoing {
+        return analysis;
+    }
+    let mut engine = FiarEngine::with_board(board.clone());
+    engine.set_hash_bytes(DEFAULT_HASH_BYTES);
+    if let Some(t) = budget.threads {
+        engine.set_threads(t);
+    }
+    let lines = budget.lines();
+    let start = Instant::now();
+    let share = budget.time.map(|t| t / lines as u32);
+    let limits = |_: usize| Limits {
+        deadline: share.map(|t| Instant::now() + t),
+        depth: budget.depth,
+        nodes: budget.nodes.map(|n| (n / lines as u64).max(1)),
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    let iterations = Iterations(Mutex::new(Vec::new()));
+    let found = engine.think_lines(lines, &limits, &stop, &iterations, &mut |_, _| {});
+    let Some(first) = found.first() else {
+        return analysis;
+    };
+    let names = |pv: &[crate::games::fiar::Move]| pv.iter().map(|m| m.to_string()).collect();
+    let move_infos: Vec<MoveInfo> = found
+        .iter()
+        .enumerate()
+        .map(|(order, r)| MoveInfo {
+            mv: r.best.to_string(),
+            order,
+            score: Some(r.score.into()),
+            winrate: None,
+            visits: None,
+            nodes: Some(r.nodes),
+            prior: None,
+            depth: Some(r.depth),
+            pv: names(&r.pv),
+        })
+        .collect();
+    let threat = first.threat_line.as_ref().map(|line| {
+        let steps = threat_steps(board, line);
+        ThreatLine {
+            kind: if steps.iter().all(|s| s.made != Made::Three) {
+                "fours"
+            } else {
+                "threats"
+            },
+            plies: match first.score {
+                crate::search::Score::Win(n) => n,
+                _ => line.len() as u32,
+            },
+            steps: steps
+                .into_iter()
+                .map(|s| ThreatStep {
+                    attack: s.attack.to_string(),
+                    makes: match s.made {
+                        Made::Five => "five",
+                        Made::Four => "four",
+                        Made::Three => "three",
+                    },
+                    defence: s.defence.map(|p| p.to_string()),
+                    alternatives: s.alternatives.iter().map(|p| p.to_string()).collect(),
+                })
+                .collect(),
+        }
+    });
+    analysis.search = Some(Search {
+        depth: Some(first.depth),
+        nodes: found.iter().map(|r| r.nodes).sum(),
+        time_ms: start.elapsed().as_millis() as u64,
+        threads: engine.threads(),
+        root_info: RootInfo {
+            best: first.best.to_string(),
+            score: Some(ScoreInfo::from(first.score)),
+            winrate: None,
+            visits: None,
+        },
+        move_infos,
+        threat,
+        iterations: iterations.0.into_inner().unwrap_or_else(|e| e.into_inner()),
+    });
+    analysis
+}

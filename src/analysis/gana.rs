@@ -1,0 +1,106 @@
+//! Gana analysis: the position, and with a budget the root moves of the Monte-Carlo
+//! tree with their visits, win rates, priors and lines.
+
+use std::sync::atomic::AtomicBool;
+
+use super::model::{Analysis, GameResult, Position, SCHEMA};
+use super::{Budget, color_name};
+use crate::engine::GanaEngine;
+use crate::games::gana::{Board, Move, Outcome};
+
+/// The position alone, with the moves played since the engine's position was set.
+pub fn position(engine: &GanaEngine) -> Position {
+    let b = engine.board();
+    let outcome = b.outcome();
+    let mut before = engine.start_position().clone();
+    let mut moves = Vec::new();
+    for &m in engine.moves() {
+        moves.push(before.move_text(m));
+        if before.play(m).is_err() {
+            break;
+        }
+    }
+    Position {
+        variant: "gana".into(),
+        width: 8,
+        height: 8,
+        komi: None,
+        moves,
+        stones: None,
+        text: b.to_text(),
+        to_move: color_name(b.to_move()),
+        result: GameResult {
+            status: match outcome {
+                Outcome::Ongoing => "ongoing",
+                Outcome::Win(_) => "win",
+                Outcome::Draw(_) => "draw",
+            },
+            winner: match outcome {
+                Outcome::Win(c) => Some(color_name(c)),
+                _ => None,
+            },
+            text: outcome.to_string(),
+        },
+        forbidden: Vec::new(),
+        fouls_apply_to: Vec::new(),
+        captures: None,
+        rows: None,
+        stones_left: None,
+        plies_without_capture: Some(b.no_capture() as u32),
+        diagram: b.to_string(),
+    }
+}
+
+/// The moves of a line from `from`, each named in the position it is played from.
+fn line_names(from: &Board, codes: &[u32]) -> Vec<String> {
+    let mut pos = from.clone();
+    let mut out = Vec::new();
+    for &code in codes {
+        let mv = Move::from_code(code);
+        out.push(pos.move_text(mv));
+        if pos.play(mv).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+/// The position and, with a budget and the game not over, the tree's root moves.
+pub fn analyse(mut engine: GanaEngine, budget: &Budget) -> Analysis {
+    let mut analysis = Analysis {
+        schema: SCHEMA,
+        game: "gana",
+        position: position(&engine),
+        search: None,
+    };
+    if !(budget.time.is_some() || budget.nodes.is_some()) || engine.result().is_some() {
+        return analysis;
+    }
+    if let Some(t) = budget.threads {
+        engine.set_threads(t);
+    }
+    engine.move_time = budget.time.unwrap_or(std::time::Duration::from_secs(3600));
+    engine.playouts = budget.nodes;
+    let stop = AtomicBool::new(false);
+    let Some(report) = engine.search(&stop, &crate::search::mcts::Quiet, None) else {
+        return analysis;
+    };
+    let n = if budget.multipv == 0 {
+        usize::MAX
+    } else {
+        budget.multipv
+    };
+    let b = engine.board().clone();
+    let name = |code: u32| b.move_text(Move::from_code(code));
+    let mut search = super::mcts::search(&report, n, engine.threads(), &name);
+    // A line's later moves are named in the positions they are played from.
+    for (info, stat) in search
+        .move_infos
+        .iter_mut()
+        .zip(report.moves.iter().filter(|m| m.visits > 0))
+    {
+        info.pv = line_names(&b, &stat.pv);
+    }
+    analysis.search = Some(search);
+    analysis
+}

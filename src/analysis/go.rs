@@ -1,0 +1,114 @@
+//! Go analysis: the position, and with a budget the root moves of the Monte-Carlo tree
+//! with their visits, win rates, priors and lines.
+
+use std::sync::atomic::AtomicBool;
+
+use super::model::{Analysis, ByColor, GameResult, Position, SCHEMA};
+use super::{Budget, color_name};
+use crate::core::Color;
+use crate::engine::GoEngine;
+use crate::engine::go::Mode;
+use crate::games::go::{Game, PASS, Vertex, result_text, vertex_name};
+
+/// The position alone.
+pub fn position(game: &Game) -> Position {
+    let size = game.size();
+    let board = game.board();
+    let mut stones = ByColor {
+        black: Vec::new(),
+        white: Vec::new(),
+    };
+    for v in board.vertices() {
+        match board.cell(v).color() {
+            Some(Color::Black) => stones.black.push(vertex_name(size, v)),
+            Some(Color::White) => stones.white.push(vertex_name(size, v)),
+            None => {}
+        }
+    }
+    let result = if game.is_over() {
+        // Two passes: scored as the stones stand (no stone marked dead).
+        let score = game.score(&[]);
+        GameResult {
+            status: if score == 0.0 { "draw" } else { "win" },
+            winner: (score != 0.0).then(|| {
+                color_name(if score > 0.0 {
+                    Color::Black
+                } else {
+                    Color::White
+                })
+            }),
+            text: format!("{} (as the stones stand)", result_text(score)),
+        }
+    } else {
+        GameResult {
+            status: "ongoing",
+            winner: None,
+            text: "play on".into(),
+        }
+    };
+    Position {
+        variant: game.rules().to_string(),
+        width: size,
+        height: size,
+        komi: Some(game.komi()),
+        moves: game
+            .moves()
+            .iter()
+            .map(|&(_, v)| vertex_name(size, v))
+            .collect(),
+        stones: Some(stones),
+        text: None,
+        to_move: color_name(game.to_move()),
+        result,
+        forbidden: Vec::new(),
+        fouls_apply_to: Vec::new(),
+        captures: Some(ByColor {
+            black: board.captured_by(Color::Black),
+            white: board.captured_by(Color::White),
+        }),
+        rows: None,
+        stones_left: None,
+        plies_without_capture: None,
+        diagram: board.to_string(),
+    }
+}
+
+/// The position and, with a budget and the game not over, the tree's root moves: all
+/// it visited (JSON), `budget.multipv` of them when that is set.
+pub fn analyse(game: Game, budget: &Budget) -> Analysis {
+    let mut analysis = Analysis {
+        schema: SCHEMA,
+        game: "go",
+        position: position(&game),
+        search: None,
+    };
+    if !(budget.time.is_some() || budget.nodes.is_some()) || game.is_over() {
+        return analysis;
+    }
+    let size = game.size();
+    let to_move = game.to_move();
+    let mut engine = GoEngine::new(size, game.rules()).expect("the game's size is valid");
+    engine.set_game(game);
+    if let Some(t) = budget.threads {
+        engine.set_threads(t);
+    }
+    engine.move_time = budget.time.unwrap_or(std::time::Duration::from_secs(3600));
+    engine.playouts = budget.nodes;
+    engine.resign_below = None;
+    let stop = AtomicBool::new(false);
+    let (_, report) = engine.choose(to_move, Mode::Normal, &stop);
+    let n = if budget.multipv == 0 {
+        usize::MAX
+    } else {
+        budget.multipv
+    };
+    let name = |v: u32| {
+        if v as Vertex == PASS {
+            "pass".to_string()
+        } else {
+            vertex_name(size, v as Vertex)
+        }
+    };
+    analysis.search = Some(super::mcts::search(&report, n, engine.threads(), &name));
+    analysis
+}

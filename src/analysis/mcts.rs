@@ -1,0 +1,48 @@
+//! What a Monte-Carlo search found (Go, Gana), as the analysis model gives it: the root
+//! moves most visited first, with win rates, priors and lines.
+
+use super::model::{MoveInfo, RootInfo, Search};
+use crate::search::mcts::Report;
+
+/// The root moves of a Monte-Carlo report, most visited first (at most `n`), as the
+/// JSON gives them; `name` writes a move in the game's notation.
+pub fn move_infos(report: &Report, n: usize, name: &dyn Fn(u32) -> String) -> Vec<MoveInfo> {
+    report
+        .moves
+        .iter()
+        .filter(|m| m.visits > 0)
+        .take(n)
+        .enumerate()
+        .map(|(order, m)| MoveInfo {
+            mv: name(m.mv),
+            order,
+            score: None,
+            winrate: Some(m.win_rate),
+            visits: Some(m.visits as u64),
+            nodes: None,
+            prior: Some(m.prior),
+            depth: None,
+            pv: m.pv.iter().map(|&v| name(v)).collect(),
+        })
+        .collect()
+}
+
+/// The search part of a Monte-Carlo analysis.
+pub fn search(report: &Report, n: usize, threads: usize, name: &dyn Fn(u32) -> String) -> Search {
+    let best = report.best();
+    Search {
+        depth: None,
+        nodes: report.playouts,
+        time_ms: report.elapsed.as_millis() as u64,
+        threads,
+        root_info: RootInfo {
+            best: best.map_or_else(|| "pass".into(), |m| name(m.mv)),
+            score: None,
+            winrate: best.map(|m| m.win_rate),
+            visits: Some(report.playouts),
+        },
+        move_infos: move_infos(report, n, name),
+        threat: None,
+        iterations: Vec::new(),
+    }
+}
