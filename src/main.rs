@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use tengen::analysis::{self, Budget, Input};
@@ -171,6 +172,14 @@ enum Command {
         #[arg(long)]
         hash: Option<usize>,
     },
+    /// A JSON-lines analysis engine on stdin/stdout (as KataGo's): one query a line,
+    /// one JSON answer for every position asked; the schema is in
+    /// protocols/analysis/README.md
+    Analysis {
+        /// Positions analysed at once, one search thread each (default: all cores)
+        #[arg(long)]
+        workers: Option<usize>,
+    },
     /// Throw seeded random and malformed lines at a protocol mode and check every reply
     /// (one GTP reply per command, ABOUT answered after each burst, only protocol on
     /// stdout, no panic, quit/END within a second). Exit status 1 on any failure.
@@ -309,7 +318,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let analysis = if game == "gana" {
                 let budget = mcts_budget("Gana")?;
                 let e = analysis::gana_position(text.as_deref(), moves.as_deref())?;
-                analysis::gana::analyse(e, &budget)
+                analysis::gana::analyse(e, &budget, &AtomicBool::new(false), None)
             } else if game == "go" || is_go_sgf {
                 let size = match size.as_deref() {
                     None => 19,
@@ -330,7 +339,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     Some(f) => format!("{}: {e}", f.display()),
                     None => e,
                 })?;
-                analysis::go::analyse(g, &mcts_budget("Go")?)
+                analysis::go::analyse(g, &mcts_budget("Go")?, &AtomicBool::new(false), None)
             } else if game == "gomoku" {
                 let variant = variant(v)?;
                 let size = size
@@ -354,7 +363,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     threads,
                     multipv,
                 };
-                analysis::fiar::analyse(&board, &budget)
+                analysis::fiar::analyse(&board, &budget, &AtomicBool::new(false), None)
             } else {
                 return Err(format!("--game {game}: gomoku, go or gana"));
             };
@@ -515,6 +524,19 @@ fn run(cli: Cli) -> Result<String, String> {
                 threads,
                 hash_mb: hash,
             });
+            Ok(String::new())
+        }
+        Command::Analysis { workers } => {
+            let workers = workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            if workers == 0 || workers > 1024 {
+                return Err(format!("--workers {workers}: 1 to 1024"));
+            }
+            analysis::engine::serve(
+                std::io::stdin().lock(),
+                Box::new(std::io::stdout()),
+                workers,
+            );
             Ok(String::new())
         }
         Command::Fuzz {

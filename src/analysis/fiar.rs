@@ -9,7 +9,7 @@ use super::model::{
     Analysis, ByColor, Forbidden, GameResult, Iteration, MoveInfo, Position, RootInfo, SCHEMA,
     ScoreInfo, Search, ThreatLine, ThreatStep,
 };
-use super::{Budget, color_name};
+use super::{Budget, Progress, color_name};
 use crate::core::Color;
 use crate::engine::fiar::{Made, threat_steps};
 use crate::engine::{DEFAULT_HASH_BYTES, FiarEngine};
@@ -97,10 +97,16 @@ pub fn position(board: &Board) -> Position {
     }
 }
 
-/// Collects the first line's iterations.
-struct Iterations(Mutex<Vec<Iteration>>);
+/// Collects the first line's iterations, and passes them on as partial analyses.
+struct Iterations<'a> {
+    done: Mutex<Vec<Iteration>>,
+    progress: Option<&'a Progress<'a>>,
+    threads: usize,
+    /// When the last partial analysis went out.
+    sent: Mutex<Option<Instant>>,
+}
 
-impl Reporter for Iterations {
+impl Reporter for Iterations<'_> {
     fn iteration(&self, i: &Info) {
         let it = Iteration {
             depth: i.depth,
@@ -110,14 +116,52 @@ impl Reporter for Iterations {
             time_ms: i.elapsed.as_millis() as u64,
             pv: i.pv.clone(),
         };
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(it);
+        if let Some(p) = self.progress {
+            let mut sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
+            if sent.is_none_or(|t| t.elapsed() >= p.every)
+                && let Some(first) = it.pv.first()
+            {
+                *sent = Some(Instant::now());
+                (p.send)(&Search {
+                    depth: Some(it.depth),
+                    nodes: it.nodes,
+                    time_ms: it.time_ms,
+                    threads: self.threads,
+                    root_info: RootInfo {
+                        best: first.clone(),
+                        score: Some(it.score),
+                        winrate: None,
+                        visits: None,
+                    },
+                    move_infos: vec![MoveInfo {
+                        mv: first.clone(),
+                        order: 0,
+                        score: Some(it.score),
+                        winrate: None,
+                        visits: None,
+                        nodes: Some(it.nodes),
+                        prior: None,
+                        depth: Some(it.depth),
+                        pv: it.pv.clone(),
+                    }],
+                    threat: None,
+                    iterations: Vec::new(),
+                });
+            }
+        }
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).push(it);
     }
 }
 
 /// The position and, if the budget asks for a search and the game goes on, what the
 /// search finds: `budget.lines()` lines, each searched with an equal share of the time
 /// and nodes, the moves of the lines before it left out.
-pub fn analyse(board: &Board, budget: &Budget) -> Analysis {
+pub fn analyse(
+    board: &Board,
+    budget: &Budget,
+    stop: &AtomicBool,
+    progress: Option<&Progress>,
+) -> Analysis {
     let mut analysis = Analysis {
         schema: SCHEMA,
         game: "gomoku",
@@ -141,9 +185,13 @@ pub fn analyse(board: &Board, budget: &Budget) -> Analysis {
         nodes: budget.nodes.map(|n| (n / lines as u64).max(1)),
         ..Default::default()
     };
-    let stop = AtomicBool::new(false);
-    let iterations = Iterations(Mutex::new(Vec::new()));
-    let found = engine.think_lines(lines, &limits, &stop, &iterations, &mut |_, _| {});
+    let iterations = Iterations {
+        done: Mutex::new(Vec::new()),
+        progress,
+        threads: engine.threads(),
+        sent: Mutex::new(None),
+    };
+    let found = engine.think_lines(lines, &limits, stop, &iterations, &mut |_, _| {});
     let Some(first) = found.first() else {
         return analysis;
     };
@@ -203,7 +251,10 @@ pub fn analyse(board: &Board, budget: &Budget) -> Analysis {
         },
         move_infos,
         threat,
-        iterations: iterations.0.into_inner().unwrap_or_else(|e| e.into_inner()),
+        iterations: iterations
+            .done
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner()),
     });
     analysis
 }

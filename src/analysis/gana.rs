@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::model::{Analysis, GameResult, Position, SCHEMA};
-use super::{Budget, color_name};
+use super::{Budget, Progress, color_name};
 use crate::engine::GanaEngine;
 use crate::games::gana::{Board, Move, Outcome};
 
@@ -66,7 +66,12 @@ fn line_names(from: &Board, codes: &[u32]) -> Vec<String> {
 }
 
 /// The position and, with a budget and the game not over, the tree's root moves.
-pub fn analyse(mut engine: GanaEngine, budget: &Budget) -> Analysis {
+pub fn analyse(
+    mut engine: GanaEngine,
+    budget: &Budget,
+    stop: &AtomicBool,
+    progress: Option<&Progress>,
+) -> Analysis {
     let mut analysis = Analysis {
         schema: SCHEMA,
         game: "gana",
@@ -81,18 +86,20 @@ pub fn analyse(mut engine: GanaEngine, budget: &Budget) -> Analysis {
     }
     engine.move_time = budget.time.unwrap_or(std::time::Duration::from_secs(3600));
     engine.playouts = budget.nodes;
-    let stop = AtomicBool::new(false);
-    let Some(report) = engine.search(&stop, &crate::search::mcts::Quiet, None) else {
-        return analysis;
-    };
-    let n = if budget.multipv == 0 {
-        usize::MAX
-    } else {
-        budget.multipv
-    };
+    let n = budget.listed();
+    let threads = engine.threads();
     let b = engine.board().clone();
     let name = |code: u32| b.move_text(Move::from_code(code));
-    let mut search = super::mcts::search(&report, n, engine.threads(), &name);
+    let forward = super::mcts::Forward {
+        progress,
+        n,
+        threads,
+        name: &name,
+    };
+    let Some(report) = engine.search(stop, &forward, progress.map(|p| p.every)) else {
+        return analysis;
+    };
+    let mut search = super::mcts::search(&report, n, threads, &name);
     // A line's later moves are named in the positions they are played from.
     for (info, stat) in search
         .move_infos

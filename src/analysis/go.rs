@@ -4,10 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use super::model::{Analysis, ByColor, GameResult, Position, SCHEMA};
-use super::{Budget, color_name};
+use super::{Budget, Progress, color_name};
 use crate::core::Color;
 use crate::engine::GoEngine;
-use crate::engine::go::Mode;
 use crate::games::go::{Game, PASS, Vertex, result_text, vertex_name};
 
 /// The position alone.
@@ -75,7 +74,12 @@ pub fn position(game: &Game) -> Position {
 
 /// The position and, with a budget and the game not over, the tree's root moves: all
 /// it visited (JSON), `budget.multipv` of them when that is set.
-pub fn analyse(game: Game, budget: &Budget) -> Analysis {
+pub fn analyse(
+    game: Game,
+    budget: &Budget,
+    stop: &AtomicBool,
+    progress: Option<&Progress>,
+) -> Analysis {
     let mut analysis = Analysis {
         schema: SCHEMA,
         game: "go",
@@ -86,22 +90,12 @@ pub fn analyse(game: Game, budget: &Budget) -> Analysis {
         return analysis;
     }
     let size = game.size();
-    let to_move = game.to_move();
     let mut engine = GoEngine::new(size, game.rules()).expect("the game's size is valid");
     engine.set_game(game);
     if let Some(t) = budget.threads {
         engine.set_threads(t);
     }
-    engine.move_time = budget.time.unwrap_or(std::time::Duration::from_secs(3600));
-    engine.playouts = budget.nodes;
-    engine.resign_below = None;
-    let stop = AtomicBool::new(false);
-    let (_, report) = engine.choose(to_move, Mode::Normal, &stop);
-    let n = if budget.multipv == 0 {
-        usize::MAX
-    } else {
-        budget.multipv
-    };
+    let n = budget.listed();
     let name = |v: u32| {
         if v as Vertex == PASS {
             "pass".to_string()
@@ -109,6 +103,20 @@ pub fn analyse(game: Game, budget: &Budget) -> Analysis {
             vertex_name(size, v as Vertex)
         }
     };
-    analysis.search = Some(super::mcts::search(&report, n, engine.threads(), &name));
+    let threads = engine.threads();
+    let forward = super::mcts::Forward {
+        progress,
+        n,
+        threads,
+        name: &name,
+    };
+    let report = engine.analyse_for(
+        budget.time,
+        budget.nodes,
+        stop,
+        &forward,
+        progress.map(|p| p.every),
+    );
+    analysis.search = Some(super::mcts::search(&report, n, threads, &name));
     analysis
 }

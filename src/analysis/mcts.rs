@@ -1,8 +1,9 @@
 //! What a Monte-Carlo search found (Go, Gana), as the analysis model gives it: the root
 //! moves most visited first, with win rates, priors and lines.
 
+use super::Progress;
 use super::model::{MoveInfo, RootInfo, Search};
-use crate::search::mcts::Report;
+use crate::search::mcts::{Report, Watcher};
 
 /// The root moves of a Monte-Carlo report, most visited first (at most `n`), as the
 /// JSON gives them; `name` writes a move in the game's notation.
@@ -44,5 +45,21 @@ pub fn search(report: &Report, n: usize, threads: usize, name: &dyn Fn(u32) -> S
         move_infos: move_infos(report, n, name),
         threat: None,
         iterations: Vec::new(),
+    }
+}
+
+/// Forwards a Monte-Carlo search's reports as partial analyses.
+pub struct Forward<'a> {
+    pub progress: Option<&'a Progress<'a>>,
+    pub n: usize,
+    pub threads: usize,
+    pub name: &'a (dyn Fn(u32) -> String + Sync),
+}
+
+impl Watcher for Forward<'_> {
+    fn progress(&self, report: &Report) {
+        if let Some(p) = self.progress {
+            (p.send)(&search(report, self.n, self.threads, self.name));
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! ([`fiar`], [`go`], [`gana`]; [`mcts`] reads the trees of the last two) and written as text ([`text`]) or JSON. The command line
 //! only parses its arguments and picks the writer.
 
+pub mod engine;
 pub mod fiar;
 pub mod gana;
 pub mod go;
@@ -42,6 +43,22 @@ impl Budget {
     pub fn lines(&self) -> usize {
         self.multipv.max(1)
     }
+
+    /// How many root moves a Monte-Carlo analysis lists: all it visited unless
+    /// `multipv` says.
+    pub fn listed(&self) -> usize {
+        if self.multipv == 0 {
+            usize::MAX
+        } else {
+            self.multipv
+        }
+    }
+}
+
+/// Where partial results go while a search runs, and how often at most.
+pub struct Progress<'a> {
+    pub every: Duration,
+    pub send: &'a (dyn Fn(&model::Search) + Sync),
 }
 
 /// `black` or `white`, as the JSON writes colours.

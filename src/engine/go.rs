@@ -401,6 +401,26 @@ impl GoEngine {
         self.run(color, limits, stop, watcher, Some(interval))
     }
 
+    /// Analyses the position for the side to move until `time` has passed or `playouts`
+    /// are done (no early stop: an analysis spends its budget), showing `watcher` the
+    /// report every `interval`.
+    pub fn analyse_for(
+        &mut self,
+        time: Option<Duration>,
+        playouts: Option<u64>,
+        stop: &AtomicBool,
+        watcher: &dyn Watcher,
+        interval: Option<Duration>,
+    ) -> Report {
+        let color = self.game.to_move();
+        let limits = mcts::Limits {
+            deadline: time.map(|t| Instant::now() + t),
+            playouts,
+            ..Default::default()
+        };
+        self.run(color, limits, stop, watcher, interval)
+    }
+
     /// Thinks for the side to move, silently, until `stop`: on the opponent's time after
     /// our move, so that the tree under their reply is grown when our turn comes.
     pub fn ponder(&mut self, stop: &AtomicBool) -> Report {

@@ -1,0 +1,682 @@
+//! `tengen analysis`: a JSON-lines analysis engine on stdin/stdout, modelled on KataGo's
+//! analysis engine. One query a line; one final answer for every position a query asks
+//! for (its `id` and `turnNumber`); a bad query answers `{"id", "error", "field"}` and the
+//! engine keeps serving. Several positions are analysed at once, one search thread each.
+//! The schema is in `protocols/analysis/README.md`.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::model::{Position, Search};
+use super::{Budget, Progress};
+use crate::core::Color;
+use crate::games::fiar::Variant;
+use crate::games::fiar::record::parse_point;
+
+/// The longest a position may be searched, and the largest node and visit budgets.
+const MAX_TIME_S: f64 = 3600.0;
+const MAX_NODES: u64 = 1_000_000_000_000;
+const MAX_VISITS: u64 = 1_000_000_000;
+
+/// Fields a query may carry; any other is answered with a warning.
+const FIELDS: &[&str] = &[
+    "id",
+    "action",
+    "terminateId",
+    "turnNumbers",
+    "game",
+    "variant",
+    "rules",
+    "size",
+    "boardXSize",
+    "boardYSize",
+    "komi",
+    "moves",
+    "initialStones",
+    "initialPosition",
+    "analyzeTurns",
+    "maxTime",
+    "maxNodes",
+    "maxVisits",
+    "maxDepth",
+    "multiPV",
+    "reportDuringSearchEvery",
+];
+
+/// A query refused: the message and the field it is about.
+#[derive(Debug)]
+struct Refusal {
+    field: Option<&'static str>,
+    message: String,
+}
+
+fn refuse(field: &'static str, message: impl Into<String>) -> Refusal {
+    Refusal {
+        field: Some(field),
+        message: message.into(),
+    }
+}
+
+/// The game of a query and what sets its position up.
+#[derive(Clone, Debug)]
+enum Setup {
+    Gomoku {
+        variant: Variant,
+        width: usize,
+        height: usize,
+        stones: Vec<(crate::core::error::Point, Color)>,
+        moves: Vec<String>,
+    },
+    Go {
+        size: usize,
+        rules: crate::games::go::Rules,
+        komi: Option<f32>,
+        stones: Vec<(Color, String)>,
+        moves: Vec<String>,
+    },
+    Gana {
+        position: Option<String>,
+        moves: Vec<String>,
+    },
+}
+
+/// One position to analyse: a query's turn.
+struct Job {
+    id: String,
+    turn: usize,
+    setup: Arc<Setup>,
+    budget: Budget,
+    /// `reportDuringSearchEvery`.
+    every: Option<Duration>,
+    stop: Arc<AtomicBool>,
+}
+
+/// A final answer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Answer<'a> {
+    id: &'a str,
+    turn_number: usize,
+    is_during_search: bool,
+    #[serde(flatten)]
+    search: Option<Search>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<Position>,
+}
+
+/// The colour a `B`/`W`/`black`/`white` string names.
+fn color(v: &Value, field: &'static str) -> Result<Color, Refusal> {
+    match v.as_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("b" | "black") => Ok(Color::Black),
+        Some("w" | "white") => Ok(Color::White),
+        _ => Err(refuse(field, format!("{v}: a colour is \"B\" or \"W\""))),
+    }
+}
+
+/// A move list: `["h8", "i9"]` or KataGo's `[["B", "h8"], ["W", "i9"]]`; colours, where
+/// given, must alternate from black (the side to move after the set-up).
+fn move_list(v: Option<&Value>) -> Result<Vec<(Option<Color>, String)>, Refusal> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    let list = v
+        .as_array()
+        .ok_or_else(|| refuse("moves", "a list of moves"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, m)| match m {
+            Value::String(s) => Ok((None, s.clone())),
+            Value::Array(pair) if pair.len() == 2 && pair[1].is_string() => Ok((
+                Some(color(&pair[0], "moves")?),
+                pair[1].as_str().unwrap_or_default().to_string(),
+            )),
+            _ => Err(refuse(
+                "moves",
+                format!("move {}: {m} is neither \"h8\" nor [\"B\", \"h8\"]", i + 1),
+            )),
+        })
+        .collect()
+}
+
+fn stone_list(v: Option<&Value>) -> Result<Vec<(Color, String)>, Refusal> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    let list = v
+        .as_array()
+        .ok_or_else(|| refuse("initialStones", "a list of [\"B\", \"h8\"] pairs"))?;
+    list.iter()
+        .map(|s| match s.as_array() {
+            Some(pair) if pair.len() == 2 && pair[1].is_string() => Ok((
+                color(&pair[0], "initialStones")?,
+                pair[1].as_str().unwrap_or_default().to_string(),
+            )),
+            _ => Err(refuse(
+                "initialStones",
+                format!("{s} is not a [\"B\", \"h8\"] pair"),
+            )),
+        })
+        .collect()
+}
+
+fn positive(q: &Map<String, Value>, field: &'static str, max: f64) -> Result<Option<f64>, Refusal> {
+    match q.get(field) {
+        None => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(x) if x > 0.0 && x <= max => Ok(Some(x)),
+            _ => Err(refuse(
+                field,
+                format!("{v}: a number above 0, at most {max}"),
+            )),
+        },
+    }
+}
+
+fn count(q: &Map<String, Value>, field: &'static str, max: u64) -> Result<Option<u64>, Refusal> {
+    match q.get(field) {
+        None => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 && n <= max => Ok(Some(n)),
+            _ => Err(refuse(
+                field,
+                format!("{v}: a whole number from 1 to {max}"),
+            )),
+        },
+    }
+}
+
+/// Checks a move list's colours: each must be the side to move at its turn, which
+/// alternates from `first`.
+fn plain_moves(moves: Vec<(Option<Color>, String)>, first: Color) -> Result<Vec<String>, Refusal> {
+    let mut side = first;
+    let mut out = Vec::new();
+    for (i, (c, m)) in moves.into_iter().enumerate() {
+        if let Some(c) = c
+            && c != side
+        {
+            return Err(refuse(
+                "moves",
+                format!("move {} ({m}): {c} to play, but it is {side}'s turn", i + 1),
+            ));
+        }
+        out.push(m);
+        side = side.opposite();
+    }
+    Ok(out)
+}
+
+/// Reads a query's position set-up and budget; the turns it asks for.
+/// What a query asks: the set-up, the turns, the budget and how often to report.
+type Asked = (Setup, Vec<usize>, Budget, Option<Duration>);
+
+fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
+    let game = match q.get("game") {
+        None => "gomoku",
+        Some(Value::String(g)) if ["gomoku", "go", "gana"].contains(&g.as_str()) => g.as_str(),
+        Some(g) => {
+            return Err(refuse(
+                "game",
+                format!("{g}: \"gomoku\", \"go\" or \"gana\""),
+            ));
+        }
+    };
+    let text = |field: &'static str| -> Result<Option<&str>, Refusal> {
+        match q.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.as_str())),
+            Some(v) => Err(refuse(field, format!("{v}: a string"))),
+        }
+    };
+    let size = |field: &'static str| -> Result<Option<usize>, Refusal> {
+        match q.get(field) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(|n| Some(n as usize))
+                .ok_or_else(|| refuse(field, format!("{v}: a whole number"))),
+        }
+    };
+    let side = size("size")?;
+    let width = size("boardXSize")?.or(side);
+    let height = size("boardYSize")?.or(side);
+    let moves = move_list(q.get("moves"))?;
+    let stones = stone_list(q.get("initialStones"))?;
+    let setup = match game {
+        "gomoku" => {
+            let variant: Variant = text("variant")?
+                .unwrap_or("freestyle")
+                .parse()
+                .map_err(|e: crate::core::RuleError| refuse("variant", e.to_string()))?;
+            let width = width.unwrap_or(variant.default_size());
+            let height = height.unwrap_or(width);
+            let mut placed = Vec::new();
+            for (c, s) in &stones {
+                let p = parse_point(s, width, height)
+                    .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
+                placed.push((p, *c));
+            }
+            let blacks = stones.iter().filter(|s| s.0 == Color::Black).count();
+            let first = if blacks * 2 > stones.len() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Setup::Gomoku {
+                variant,
+                width,
+                height,
+                stones: placed,
+                moves: plain_moves(moves, first)?,
+            }
+        }
+        "go" => {
+            if width != height {
+                return Err(refuse("boardYSize", "Go boards are square here"));
+            }
+            let rules = text("rules")?
+                .unwrap_or("chinese")
+                .parse()
+                .map_err(|e| refuse("rules", format!("{e}")))?;
+            let komi = match q.get("komi") {
+                None => None,
+                Some(v) => match v.as_f64() {
+                    Some(k) if k.abs() <= 1000.0 && (k * 2.0).fract() == 0.0 => Some(k as f32),
+                    _ => return Err(refuse("komi", format!("{v}: a multiple of 0.5"))),
+                },
+            };
+            Setup::Go {
+                size: width.unwrap_or(19),
+                rules,
+                komi,
+                stones,
+                moves: plain_moves(moves, Color::Black)?,
+            }
+        }
+        _ => {
+            if !stones.is_empty() {
+                return Err(refuse("initialStones", "Gana takes initialPosition"));
+            }
+            Setup::Gana {
+                position: text("initialPosition")?.map(str::to_string),
+                moves: plain_moves(moves, Color::White)?,
+            }
+        }
+    };
+    let n = match &setup {
+        Setup::Gomoku { moves, .. } | Setup::Go { moves, .. } | Setup::Gana { moves, .. } => {
+            moves.len()
+        }
+    };
+    let turns = match q.get("analyzeTurns") {
+        None => vec![n],
+        Some(v) => {
+            let list = v
+                .as_array()
+                .filter(|l| !l.is_empty())
+                .ok_or_else(|| refuse("analyzeTurns", "a list of turn numbers"))?;
+            list.iter()
+                .map(|t| {
+                    t.as_u64()
+                        .map(|t| t as usize)
+                        .filter(|&t| t <= n)
+                        .ok_or_else(|| refuse("analyzeTurns", format!("{t}: a turn from 0 to {n}")))
+                })
+                .collect::<Result<_, _>>()?
+        }
+    };
+    let mcts = game != "gomoku";
+    if mcts && (q.contains_key("maxNodes") || q.contains_key("maxDepth")) {
+        let f = if q.contains_key("maxNodes") {
+            "maxNodes"
+        } else {
+            "maxDepth"
+        };
+        return Err(refuse(f, "for gomoku; Go and Gana take maxVisits"));
+    }
+    if !mcts && q.contains_key("maxVisits") {
+        return Err(refuse(
+            "maxVisits",
+            "for Go and Gana; gomoku takes maxNodes",
+        ));
+    }
+    let mut budget = Budget {
+        time: positive(q, "maxTime", MAX_TIME_S)?.map(Duration::from_secs_f64),
+        depth: count(q, "maxDepth", 100)?.map(|d| d as u32),
+        nodes: if mcts {
+            count(q, "maxVisits", MAX_VISITS)?
+        } else {
+            count(q, "maxNodes", MAX_NODES)?
+        },
+        threads: Some(1),
+        multipv: count(q, "multiPV", 100)?.unwrap_or(0) as usize,
+    };
+    if !budget.searches() {
+        // Without a budget a position gets a second.
+        budget.time = Some(Duration::from_secs(1));
+    }
+    if !mcts && budget.multipv == 0 {
+        budget.multipv = 1;
+    }
+    let every = positive(q, "reportDuringSearchEvery", MAX_TIME_S)?.map(Duration::from_secs_f64);
+    Ok((setup, turns, budget, every))
+}
+
+/// The analysis of a query's position after `turn` of its moves.
+fn analyse(
+    setup: &Setup,
+    turn: usize,
+    budget: &Budget,
+    stop: &AtomicBool,
+    progress: Option<&Progress>,
+) -> Result<super::Analysis, Refusal> {
+    match setup {
+        Setup::Gomoku {
+            variant,
+            width,
+            height,
+            stones,
+            moves,
+        } => {
+            let mut e = crate::engine::FiarEngine::new(*variant, *width, *height)
+                .map_err(|e| refuse("size", e.to_string()))?;
+            e.set_position(stones)
+                .map_err(|e| refuse("initialStones", e.to_string()))?;
+            for (i, m) in moves[..turn].iter().enumerate() {
+                let mv = crate::games::fiar::record::parse_move(m, *width, *height)
+                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
+                e.play(mv)
+                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
+            }
+            Ok(super::fiar::analyse(e.board(), budget, stop, progress))
+        }
+        Setup::Go {
+            size,
+            rules,
+            komi,
+            stones,
+            moves,
+        } => {
+            use crate::games::go::{Game, parse_vertex};
+            let mut g = Game::new(*size, *rules)
+                .map_err(|_| refuse("size", format!("{size}: Go boards are 2 to 25")))?;
+            if let Some(k) = komi {
+                g.set_komi(*k);
+            }
+            if !stones.is_empty() {
+                let mut placed = Vec::new();
+                for (c, s) in stones {
+                    let v = parse_vertex(*size, s)
+                        .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
+                    placed.push((v, *c));
+                }
+                g.set_up(&placed, Color::Black)
+                    .map_err(|e| refuse("initialStones", e.to_string()))?;
+            }
+            for (i, m) in moves[..turn].iter().enumerate() {
+                let v = parse_vertex(*size, m)
+                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
+                let c = g.to_move();
+                g.play(c, v)
+                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
+            }
+            Ok(super::go::analyse(g, budget, stop, progress))
+        }
+        Setup::Gana { position, moves } => {
+            let e = super::gana_position(position.as_deref(), Some(&moves[..turn].join(" ")))
+                .map_err(|e| {
+                    let field = if e.starts_with("move") {
+                        "moves"
+                    } else {
+                        "initialPosition"
+                    };
+                    refuse(field, e)
+                })?;
+            Ok(super::gana::analyse(e, budget, stop, progress))
+        }
+    }
+}
+
+/// What the readers and the workers share.
+struct Shared {
+    queue: Mutex<VecDeque<Job>>,
+    ready: Condvar,
+    /// Set once stdin has ended: workers leave when the queue is empty.
+    closed: AtomicBool,
+    /// The stop flags of the jobs running now, by query id.
+    running: Mutex<Vec<(String, usize, Arc<AtomicBool>)>>,
+    out: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Shared {
+    fn send(&self, v: &impl Serialize) {
+        let line = serde_json::to_string(v).unwrap_or_else(|e| {
+            json!({"error": format!("cannot write the answer: {e}")}).to_string()
+        });
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn error(&self, id: Option<&str>, r: &Refusal) {
+        self.send(&json!({"id": id, "error": r.message, "field": r.field}));
+    }
+}
+
+fn worker(shared: &Shared) {
+    loop {
+        let job = {
+            let mut q = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(j) = q.pop_front() {
+                    break j;
+                }
+                if shared.closed.load(Ordering::Acquire) {
+                    return;
+                }
+                q = shared.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        shared
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((job.id.clone(), job.turn, job.stop.clone()));
+        let partial = |search: &Search| {
+            shared.send(&Answer {
+                id: &job.id,
+                turn_number: job.turn,
+                is_during_search: true,
+                search: Some(search.clone()),
+                position: None,
+            })
+        };
+        let progress = job.every.map(|every| Progress {
+            every,
+            send: &partial,
+        });
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            analyse(
+                &job.setup,
+                job.turn,
+                &job.budget,
+                &job.stop,
+                progress.as_ref(),
+            )
+        }));
+        shared
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|r| !Arc::ptr_eq(&r.2, &job.stop));
+        match result {
+            Ok(Ok(a)) => shared.send(&Answer {
+                id: &job.id,
+                turn_number: job.turn,
+                is_during_search: false,
+                search: a.search,
+                position: Some(a.position),
+            }),
+            Ok(Err(r)) => shared.error(Some(&job.id), &r),
+            Err(_) => shared.error(
+                Some(&job.id),
+                &Refusal {
+                    field: None,
+                    message: format!("internal error analysing turn {}", job.turn),
+                },
+            ),
+        }
+    }
+}
+
+/// Handles one input line: queues its positions, or terminates, or refuses it.
+fn handle(shared: &Shared, line: &str) {
+    let line = line.trim();
+    if line.is_empty() {
+        return;
+    }
+    let q = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(q)) => q,
+        Ok(_) => {
+            return shared.error(
+                None,
+                &Refusal {
+                    field: None,
+                    message: "a query is one JSON object a line".into(),
+                },
+            );
+        }
+        Err(e) => {
+            return shared.error(
+                None,
+                &Refusal {
+                    field: None,
+                    message: format!("malformed JSON: {e}"),
+                },
+            );
+        }
+    };
+    let id = match q.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => return shared.error(None, &refuse("id", "every query needs an \"id\"")),
+    };
+    for k in q.keys() {
+        if !FIELDS.contains(&k.as_str()) {
+            shared.send(
+                &json!({"id": id, "warning": format!("unknown field {k}, ignored"), "field": k}),
+            );
+        }
+    }
+    match q.get("action").map(|a| a.as_str()) {
+        None => {}
+        Some(Some("terminate")) => return terminate(shared, &id, &q),
+        Some(Some("query_version")) => {
+            return shared.send(&json!({"id": id, "action": "query_version",
+                "version": env!("CARGO_PKG_VERSION"), "schema": super::model::SCHEMA}));
+        }
+        Some(_) => {
+            let a = &q["action"];
+            return shared.error(
+                Some(&id),
+                &refuse("action", format!("{a}: \"terminate\" or \"query_version\"")),
+            );
+        }
+    }
+    let (setup, turns, budget, every) = match read_query(&q) {
+        Ok(r) => r,
+        Err(r) => return shared.error(Some(&id), &r),
+    };
+    // The whole move list is played once here, so that an illegal move is one error
+    // for the query rather than one for each of its turns.
+    let stop = Arc::new(AtomicBool::new(false));
+    let last = turns.iter().copied().max().unwrap_or(0);
+    if let Err(r) = analyse(&setup, last, &Budget::default(), &stop, None) {
+        return shared.error(Some(&id), &r);
+    }
+    let setup = Arc::new(setup);
+    let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+    for turn in turns {
+        queue.push_back(Job {
+            id: id.clone(),
+            turn,
+            setup: setup.clone(),
+            budget: budget.clone(),
+            every,
+            stop: stop.clone(),
+        });
+    }
+    shared.ready.notify_all();
+}
+
+/// `{"id", "action": "terminate", "terminateId", "turnNumbers"}`: the positions of that
+/// query not started are dropped, those running stop and answer with what they found.
+fn terminate(shared: &Shared, id: &str, q: &Map<String, Value>) {
+    let target = match q.get("terminateId") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        None => None,
+        Some(v) => return shared.error(Some(id), &refuse("terminateId", format!("{v}: an id"))),
+    };
+    let turns: Option<Vec<u64>> = match q.get("turnNumbers") {
+        None => None,
+        Some(v) => match v
+            .as_array()
+            .and_then(|l| l.iter().map(Value::as_u64).collect())
+        {
+            Some(t) => Some(t),
+            None => {
+                return shared.error(Some(id), &refuse("turnNumbers", "a list of turn numbers"));
+            }
+        },
+    };
+    let hit = |jid: &str, turn: usize| {
+        target.as_deref().is_none_or(|t| t == jid)
+            && turns.as_ref().is_none_or(|t| t.contains(&(turn as u64)))
+    };
+    shared
+        .queue
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|j| !hit(&j.id, j.turn));
+    for (jid, turn, stop) in shared
+        .running
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+    {
+        if hit(jid, *turn) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+    shared.send(&json!({"id": id, "action": "terminate", "terminateId": target}));
+}
+
+/// Serves queries from `input` until it ends, with `workers` positions analysed at once;
+/// answers go to `out`. Returns once every queued position is answered.
+pub fn serve(input: impl BufRead, out: Box<dyn Write + Send>, workers: usize) {
+    let shared = Shared {
+        queue: Mutex::new(VecDeque::new()),
+        ready: Condvar::new(),
+        closed: AtomicBool::new(false),
+        running: Mutex::new(Vec::new()),
+        out: Mutex::new(out),
+    };
+    std::thread::scope(|s| {
+        for _ in 0..workers.max(1) {
+            s.spawn(|| worker(&shared));
+        }
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            handle(&shared, &line);
+        }
+        shared.closed.store(true, Ordering::Release);
+        let _guard = shared.queue.lock();
+        shared.ready.notify_all();
+    });
+}
