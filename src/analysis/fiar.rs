@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::model::{
-    Analysis, ByColor, Forbidden, GameResult, Iteration, MoveInfo, Position, RootInfo, SCHEMA,
-    ScoreInfo, Search, ThreatLine, ThreatStep,
+    Analysis, ByColor, Forbidden, GameResult, Iteration, MoveInfo, Position, RootInfo, ScoreInfo,
+    Search, ThreatLine, ThreatStep,
 };
 use super::{Budget, Progress, color_name};
 use crate::core::Color;
@@ -162,12 +162,7 @@ pub fn analyse(
     stop: &AtomicBool,
     progress: Option<&Progress>,
 ) -> Analysis {
-    let mut analysis = Analysis {
-        schema: SCHEMA,
-        game: "gomoku",
-        position: position(board),
-        search: None,
-    };
+    let mut analysis = Analysis::new("gomoku", position(board));
     if !budget.searches() || board.outcome() != Outcome::Ongoing {
         return analysis;
     }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::model::{Analysis, GameResult, Position, SCHEMA};
+use super::model::{Analysis, GameResult, Position};
 use super::{Budget, Progress, color_name};
 use crate::engine::GanaEngine;
 use crate::games::gana::{Board, Move, Outcome};
@@ -72,13 +72,8 @@ pub fn analyse(
     stop: &AtomicBool,
     progress: Option<&Progress>,
 ) -> Analysis {
-    let mut analysis = Analysis {
-        schema: SCHEMA,
-        game: "gana",
-        position: position(&engine),
-        search: None,
-    };
-    if !(budget.time.is_some() || budget.nodes.is_some()) || engine.result().is_some() {
+    let mut analysis = Analysis::new("gana", position(&engine));
+    if !budget.searches() || engine.result().is_some() {
         return analysis;
     }
     if let Some(t) = budget.threads {

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::model::{Analysis, ByColor, GameResult, Position, SCHEMA};
+use super::model::{Analysis, ByColor, GameResult, Position};
 use super::{Budget, Progress, color_name};
 use crate::core::Color;
 use crate::engine::GoEngine;
@@ -80,13 +80,8 @@ pub fn analyse(
     stop: &AtomicBool,
     progress: Option<&Progress>,
 ) -> Analysis {
-    let mut analysis = Analysis {
-        schema: SCHEMA,
-        game: "go",
-        position: position(&game),
-        search: None,
-    };
-    if !(budget.time.is_some() || budget.nodes.is_some()) || game.is_over() {
+    let mut analysis = Analysis::new("go", position(&game));
+    if !budget.searches() || game.is_over() {
         return analysis;
     }
     let size = game.size();

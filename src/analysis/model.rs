@@ -21,6 +21,18 @@ pub struct Analysis {
     pub search: Option<Search>,
 }
 
+impl Analysis {
+    /// The analysis of `position` in `game`, before any search.
+    pub fn new(game: &'static str, position: Position) -> Analysis {
+        Analysis {
+            schema: SCHEMA,
+            game,
+            position,
+            search: None,
+        }
+    }
+}
+
 /// Black's and white's share of something (captures, rows, stones left).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ByColor<T> {
