@@ -11,8 +11,8 @@ use super::model::{
 };
 use super::{Budget, Progress, color_name};
 use crate::core::Color;
+use crate::engine::FiarEngine;
 use crate::engine::fiar::{Made, threat_steps};
-use crate::engine::{DEFAULT_HASH_BYTES, FiarEngine};
 use crate::games::fiar::{Board, Outcome};
 use crate::search::{Info, Limits, Reporter};
 
@@ -167,10 +167,16 @@ pub fn analyse(
         return analysis;
     }
     let mut engine = FiarEngine::with_board(board.clone());
-    engine.set_hash_bytes(DEFAULT_HASH_BYTES);
     if let Some(t) = budget.threads {
         engine.set_threads(t);
     }
+    engine.set_hash_bytes(
+        Budget {
+            threads: Some(engine.threads()),
+            ..budget.clone()
+        }
+        .hash_bytes(),
+    );
     let lines = budget.lines();
     let start = Instant::now();
     let share = budget.time.map(|t| t / lines as u32);

@@ -44,6 +44,28 @@ impl Budget {
         self.multipv.max(1)
     }
 
+    /// A transposition table to fit the budget: 32 bytes a node it may search (several
+    /// entries a node), from 1 MB to the engine's default; a search bounded by depth
+    /// alone gets the default. (A 128 MB table for a 2,000-node search costs more to
+    /// make than the search.)
+    pub fn hash_bytes(&self) -> usize {
+        // Above what one search thread manages here.
+        const NODES_PER_SECOND: f64 = 2_000_000.0;
+        let threads = self.threads.unwrap_or(1).max(1) as f64;
+        let by_time = self
+            .time
+            .map(|t| t.as_secs_f64() * NODES_PER_SECOND * threads);
+        let by_nodes = self.nodes.map(|n| n as f64);
+        let nodes = match (by_nodes, by_time) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return crate::engine::DEFAULT_HASH_BYTES,
+        };
+        ((nodes * 32.0).min(1e12) as usize)
+            .next_power_of_two()
+            .clamp(1 << 20, crate::engine::DEFAULT_HASH_BYTES)
+    }
+
     /// How many root moves a Monte-Carlo analysis lists: all it visited unless
     /// `multipv` says.
     pub fn listed(&self) -> usize {
@@ -64,4 +86,38 @@ pub struct Progress<'a> {
 /// `black` or `white`, as the JSON writes colours.
 fn color_name(c: crate::core::Color) -> String {
     c.name().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::DEFAULT_HASH_BYTES;
+
+    /// A small budget gets a small table (making 128 MB took 20 times as long as a
+    /// 2,000-node search); a large or depth-only one the engine's default.
+    #[test]
+    fn the_table_fits_the_budget() {
+        let nodes = |n| Budget {
+            nodes: Some(n),
+            ..Budget::default()
+        };
+        assert_eq!(nodes(2_000).hash_bytes(), 1 << 20);
+        assert_eq!(nodes(100_000).hash_bytes(), 4 << 20);
+        assert_eq!(nodes(u64::MAX).hash_bytes(), DEFAULT_HASH_BYTES);
+        let time = Budget {
+            time: Some(Duration::from_millis(10)),
+            ..Budget::default()
+        };
+        assert_eq!(time.hash_bytes(), 1 << 20);
+        let long = Budget {
+            time: Some(Duration::from_secs(10)),
+            ..Budget::default()
+        };
+        assert_eq!(long.hash_bytes(), DEFAULT_HASH_BYTES);
+        let depth = Budget {
+            depth: Some(12),
+            ..Budget::default()
+        };
+        assert_eq!(depth.hash_bytes(), DEFAULT_HASH_BYTES);
+    }
 }
