@@ -122,3 +122,19 @@ fn a_piped_genmove_still_gets_a_real_move_after_the_end_of_input() {
         "{text}"
     );
 }
+
+/// The JSON-lines analysis engine finishes what is queued when stdin ends (a batch piped
+/// in), but ends at its next answer once no one reads its stdout.
+#[test]
+fn the_analysis_engine_ends_when_stdout_closes() {
+    let mut e = spawn(&["analysis", "--workers", "1"]);
+    let stdin = e.stdin.as_mut().unwrap();
+    writeln!(
+        stdin,
+        r#"{{"id":"long","game":"go","size":9,"maxTime":600,"reportDuringSearchEvery":0.1}}"#
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    drop(e.stdout.take());
+    assert!(ends_within(&mut e, Duration::from_secs(5)));
+}

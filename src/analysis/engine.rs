@@ -459,8 +459,8 @@ impl Shared {
             json!({"error": format!("cannot write the answer: {e}")}).to_string()
         });
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        // A closed stdout ends the engine, as it ends the protocols.
+        crate::protocol::io::send_line(&mut *out, &line);
     }
 
     fn error(&self, id: Option<&str>, r: &Refusal) {
