@@ -11,26 +11,15 @@
 
 mod common;
 
-use common::glob;
+use common::{feed, glob};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run(input: &str, workers: usize) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["analysis", "--workers", &workers.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    cmd.args(["analysis", "--workers", &workers.to_string()]);
+    let out = feed(&mut cmd, input.as_bytes());
     assert!(
         out.status.success(),
         "{}",

@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::glob;
-use std::io::{BufRead, BufReader, Read, Write};
+use common::{feed, glob};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
@@ -32,19 +32,9 @@ fn replay(name: &str) {
 /// Feeds `input` to an engine started with `args` and returns all it printed; the
 /// engine must exit cleanly at the end of input.
 fn run_all(args: &[&str], input: &[u8]) -> String {
-    let mut child = engine(args).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input).unwrap();
-    drop(stdin);
-    let mut got = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut got)
-        .unwrap();
-    assert!(child.wait().unwrap().success(), "the engine failed");
-    got
+    let out = feed(&mut engine(args), input);
+    assert!(out.status.success(), "the engine failed");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn replay_in(protocol: &str, name: &str, args: &[&str]) {
@@ -394,18 +384,8 @@ fn run_with_hooks(args: &[&str], input: &str) -> (String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tengen"));
     cmd.args(["gtp", "--threads", "2", "--seed", "1"])
         .args(args)
-        .env("TENGEN_TEST_HOOKS", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .env("TENGEN_TEST_HOOKS", "1");
+    let out = feed(&mut cmd, input.as_bytes());
     assert!(out.status.success(), "the engine failed");
     (
         String::from_utf8_lossy(&out.stdout).to_string(),

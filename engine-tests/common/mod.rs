@@ -48,3 +48,25 @@ pub fn glob(pattern: &str, text: &str) -> bool {
         }
     }
 }
+
+/// Runs `cmd` with its standard streams piped and `input` on its stdin (closed once
+/// written; written from a thread, so that a long answer cannot block the writer), until
+/// it exits: what it wrote and how it ended.
+pub fn feed(cmd: &mut std::process::Command, input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}

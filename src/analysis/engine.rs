@@ -63,6 +63,23 @@ fn refuse(field: &'static str, message: impl Into<String>) -> Refusal {
     }
 }
 
+/// A refusal no one field is at fault for.
+fn refuse_query(message: impl Into<String>) -> Refusal {
+    Refusal {
+        field: None,
+        message: message.into(),
+    }
+}
+
+/// A query's id as the answers carry it: a string, or a number written as one.
+fn id_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 /// The game of a query and what sets its position up.
 #[derive(Clone, Debug)]
 enum Setup {
@@ -119,6 +136,13 @@ fn color(v: &Value, field: &'static str) -> Result<Color, Refusal> {
     }
 }
 
+/// A `["B", "h8"]` pair, or `None` when `v` does not have that shape.
+fn colour_pair(v: &Value, field: &'static str) -> Option<Result<(Color, String), Refusal>> {
+    let pair = v.as_array().filter(|p| p.len() == 2)?;
+    let point = pair[1].as_str()?;
+    Some(color(&pair[0], field).map(|c| (c, point.to_string())))
+}
+
 /// A move list: `["h8", "i9"]` or KataGo's `[["B", "h8"], ["W", "i9"]]`; colours, where
 /// given, must alternate from black (the side to move after the set-up).
 fn move_list(v: Option<&Value>) -> Result<Vec<(Option<Color>, String)>, Refusal> {
@@ -130,13 +154,10 @@ fn move_list(v: Option<&Value>) -> Result<Vec<(Option<Color>, String)>, Refusal>
         .ok_or_else(|| refuse("moves", "a list of moves"))?;
     list.iter()
         .enumerate()
-        .map(|(i, m)| match m {
-            Value::String(s) => Ok((None, s.clone())),
-            Value::Array(pair) if pair.len() == 2 && pair[1].is_string() => Ok((
-                Some(color(&pair[0], "moves")?),
-                pair[1].as_str().unwrap_or_default().to_string(),
-            )),
-            _ => Err(refuse(
+        .map(|(i, m)| match (m, colour_pair(m, "moves")) {
+            (Value::String(s), _) => Ok((None, s.clone())),
+            (_, Some(pair)) => pair.map(|(c, p)| (Some(c), p)),
+            (_, None) => Err(refuse(
                 "moves",
                 format!("move {}: {m} is neither \"h8\" nor [\"B\", \"h8\"]", i + 1),
             )),
@@ -152,15 +173,13 @@ fn stone_list(v: Option<&Value>) -> Result<Vec<(Color, String)>, Refusal> {
         .as_array()
         .ok_or_else(|| refuse("initialStones", "a list of [\"B\", \"h8\"] pairs"))?;
     list.iter()
-        .map(|s| match s.as_array() {
-            Some(pair) if pair.len() == 2 && pair[1].is_string() => Ok((
-                color(&pair[0], "initialStones")?,
-                pair[1].as_str().unwrap_or_default().to_string(),
-            )),
-            _ => Err(refuse(
-                "initialStones",
-                format!("{s} is not a [\"B\", \"h8\"] pair"),
-            )),
+        .map(|s| {
+            colour_pair(s, "initialStones").unwrap_or_else(|| {
+                Err(refuse(
+                    "initialStones",
+                    format!("{s} is not a [\"B\", \"h8\"] pair"),
+                ))
+            })
         })
         .collect()
 }
@@ -211,10 +230,11 @@ fn plain_moves(moves: Vec<(Option<Color>, String)>, first: Color) -> Result<Vec<
     Ok(out)
 }
 
-/// Reads a query's position set-up and budget; the turns it asks for.
 /// What a query asks: the set-up, the turns, the budget and how often to report.
 type Asked = (Setup, Vec<usize>, Budget, Option<Duration>);
 
+/// Reads a query's position set-up, the turns it asks for, its budget and how often it
+/// wants partial answers.
 fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
     let game = match q.get("game") {
         None => "gomoku",
@@ -261,12 +281,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                     .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
                 placed.push((p, *c));
             }
-            let blacks = stones.iter().filter(|s| s.0 == Color::Black).count();
-            let first = if blacks * 2 > stones.len() {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let first = crate::engine::fiar::first_mover(&placed);
             Setup::Gomoku {
                 variant,
                 width,
@@ -525,10 +540,7 @@ fn worker(shared: &Shared) {
             Ok(Err(r)) => shared.error(Some(&job.id), &r),
             Err(_) => shared.error(
                 Some(&job.id),
-                &Refusal {
-                    field: None,
-                    message: format!("internal error analysing turn {}", job.turn),
-                },
+                &refuse_query(format!("internal error analysing turn {}", job.turn)),
             ),
         }
     }
@@ -542,29 +554,11 @@ fn handle(shared: &Shared, line: &str) {
     }
     let q = match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(q)) => q,
-        Ok(_) => {
-            return shared.error(
-                None,
-                &Refusal {
-                    field: None,
-                    message: "a query is one JSON object a line".into(),
-                },
-            );
-        }
-        Err(e) => {
-            return shared.error(
-                None,
-                &Refusal {
-                    field: None,
-                    message: format!("malformed JSON: {e}"),
-                },
-            );
-        }
+        Ok(_) => return shared.error(None, &refuse_query("a query is one JSON object a line")),
+        Err(e) => return shared.error(None, &refuse_query(format!("malformed JSON: {e}"))),
     };
-    let id = match q.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => return shared.error(None, &refuse("id", "every query needs an \"id\"")),
+    let Some(id) = q.get("id").and_then(id_of) else {
+        return shared.error(None, &refuse("id", "every query needs an \"id\""));
     };
     for k in q.keys() {
         if !FIELDS.contains(&k.as_str()) {
@@ -618,10 +612,13 @@ fn handle(shared: &Shared, line: &str) {
 /// query not started are dropped, those running stop and answer with what they found.
 fn terminate(shared: &Shared, id: &str, q: &Map<String, Value>) {
     let target = match q.get("terminateId") {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
         None => None,
-        Some(v) => return shared.error(Some(id), &refuse("terminateId", format!("{v}: an id"))),
+        Some(v) => match id_of(v) {
+            Some(t) => Some(t),
+            None => {
+                return shared.error(Some(id), &refuse("terminateId", format!("{v}: an id")));
+            }
+        },
     };
     let turns: Option<Vec<u64>> = match q.get("turnNumbers") {
         None => None,

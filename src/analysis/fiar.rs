@@ -2,7 +2,7 @@
 //! lines (multi-PV by exclusion, each with its own search) and a forced win step by step.
 
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::model::{
@@ -100,6 +100,8 @@ pub fn position(board: &Board) -> Position {
 /// Collects the first line's iterations, and passes them on as partial analyses.
 struct Iterations<'a> {
     done: Mutex<Vec<Iteration>>,
+    /// Set once the first line is found: later lines' iterations are not its own.
+    first_found: AtomicBool,
     progress: Option<&'a Progress<'a>>,
     threads: usize,
     /// When the last partial analysis went out.
@@ -108,6 +110,9 @@ struct Iterations<'a> {
 
 impl Reporter for Iterations<'_> {
     fn iteration(&self, i: &Info) {
+        if self.first_found.load(Ordering::Relaxed) {
+            return;
+        }
         let it = Iteration {
             depth: i.depth,
             sel_depth: i.sel_depth,
@@ -133,17 +138,14 @@ impl Reporter for Iterations<'_> {
                         winrate: None,
                         visits: None,
                     },
-                    move_infos: vec![MoveInfo {
-                        mv: first.clone(),
-                        order: 0,
-                        score: Some(it.score),
-                        winrate: None,
-                        visits: None,
-                        nodes: Some(it.nodes),
-                        prior: None,
-                        depth: Some(it.depth),
-                        pv: it.pv.clone(),
-                    }],
+                    move_infos: vec![MoveInfo::searched(
+                        first.clone(),
+                        0,
+                        it.score,
+                        it.nodes,
+                        it.depth,
+                        it.pv.clone(),
+                    )],
                     threat: None,
                     iterations: Vec::new(),
                 });
@@ -188,11 +190,14 @@ pub fn analyse(
     };
     let iterations = Iterations {
         done: Mutex::new(Vec::new()),
+        first_found: AtomicBool::new(false),
         progress,
         threads: engine.threads(),
         sent: Mutex::new(None),
     };
-    let found = engine.think_lines(lines, &limits, stop, &iterations, &mut |_, _| {});
+    let found = engine.think_lines(lines, &limits, stop, &iterations, &mut |_, _| {
+        iterations.first_found.store(true, Ordering::Relaxed)
+    });
     let Some(first) = found.first() else {
         return analysis;
     };
@@ -200,16 +205,15 @@ pub fn analyse(
     let move_infos: Vec<MoveInfo> = found
         .iter()
         .enumerate()
-        .map(|(order, r)| MoveInfo {
-            mv: r.best.to_string(),
-            order,
-            score: Some(r.score.into()),
-            winrate: None,
-            visits: None,
-            nodes: Some(r.nodes),
-            prior: None,
-            depth: Some(r.depth),
-            pv: names(&r.pv),
+        .map(|(order, r)| {
+            MoveInfo::searched(
+                r.best.to_string(),
+                order,
+                r.score.into(),
+                r.nodes,
+                r.depth,
+                names(&r.pv),
+            )
         })
         .collect();
     let threat = first.threat_line.as_ref().map(|line| {

@@ -12,14 +12,7 @@ use crate::games::gana::{Board, Move, Outcome};
 pub fn position(engine: &GanaEngine) -> Position {
     let b = engine.board();
     let outcome = b.outcome();
-    let mut before = engine.start_position().clone();
-    let mut moves = Vec::new();
-    for &m in engine.moves() {
-        moves.push(before.move_text(m));
-        if before.play(m).is_err() {
-            break;
-        }
-    }
+    let moves = line_names(engine.start_position(), engine.moves().iter().copied());
     Position {
         variant: "gana".into(),
         width: 8,
@@ -52,11 +45,10 @@ pub fn position(engine: &GanaEngine) -> Position {
 }
 
 /// The moves of a line from `from`, each named in the position it is played from.
-fn line_names(from: &Board, codes: &[u32]) -> Vec<String> {
+fn line_names(from: &Board, moves: impl IntoIterator<Item = Move>) -> Vec<String> {
     let mut pos = from.clone();
     let mut out = Vec::new();
-    for &code in codes {
-        let mv = Move::from_code(code);
+    for mv in moves {
         out.push(pos.move_text(mv));
         if pos.play(mv).is_err() {
             break;
@@ -84,7 +76,7 @@ pub fn analyse(
     let n = budget.listed();
     let threads = engine.threads();
     let b = engine.board().clone();
-    let name = |code: u32| b.move_text(Move::from_code(code));
+    let name = |line: &[u32]| line_names(&b, line.iter().map(|&c| Move::from_code(c)));
     let forward = super::mcts::Forward {
         progress,
         n,
@@ -94,15 +86,7 @@ pub fn analyse(
     let Some(report) = engine.search(stop, &forward, progress.map(|p| p.every)) else {
         return analysis;
     };
-    let mut search = super::mcts::search(&report, n, threads, &name);
-    // A line's later moves are named in the positions they are played from.
-    for (info, stat) in search
-        .move_infos
-        .iter_mut()
-        .zip(report.moves.iter().filter(|m| m.visits > 0))
-    {
-        info.pv = line_names(&b, &stat.pv);
-    }
+    let search = super::mcts::search(&report, n, threads, &name);
     analysis.search = Some(search);
     analysis
 }

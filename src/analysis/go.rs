@@ -7,7 +7,7 @@ use super::model::{Analysis, ByColor, GameResult, Position};
 use super::{Budget, Progress, color_name};
 use crate::core::Color;
 use crate::engine::GoEngine;
-use crate::games::go::{Game, PASS, Vertex, result_text, vertex_name};
+use crate::games::go::{Game, Vertex, result_text, vertex_name};
 
 /// The position alone.
 pub fn position(game: &Game) -> Position {
@@ -91,12 +91,10 @@ pub fn analyse(
         engine.set_threads(t);
     }
     let n = budget.listed();
-    let name = |v: u32| {
-        if v as Vertex == PASS {
-            "pass".to_string()
-        } else {
-            vertex_name(size, v as Vertex)
-        }
+    let name = |line: &[u32]| -> Vec<String> {
+        line.iter()
+            .map(|&v| vertex_name(size, v as Vertex))
+            .collect()
     };
     let threads = engine.threads();
     let forward = super::mcts::Forward {

@@ -5,9 +5,18 @@ use super::Progress;
 use super::model::{MoveInfo, RootInfo, Search};
 use crate::search::mcts::{Report, Watcher};
 
+/// Names a line of moves (the tree's codes) played from the searched position, each in
+/// the game's notation as played from the position before it.
+pub type LineNames<'a> = &'a (dyn Fn(&[u32]) -> Vec<String> + Sync);
+
+/// The name of one move from the searched position.
+fn move_name(name: LineNames, mv: u32) -> String {
+    name(&[mv]).pop().unwrap_or_default()
+}
+
 /// The root moves of a Monte-Carlo report, most visited first (at most `n`), as the
-/// JSON gives them; `name` writes a move in the game's notation.
-pub fn move_infos(report: &Report, n: usize, name: &dyn Fn(u32) -> String) -> Vec<MoveInfo> {
+/// JSON gives them; `name` writes their lines in the game's notation.
+pub fn move_infos(report: &Report, n: usize, name: LineNames) -> Vec<MoveInfo> {
     report
         .moves
         .iter()
@@ -15,7 +24,7 @@ pub fn move_infos(report: &Report, n: usize, name: &dyn Fn(u32) -> String) -> Ve
         .take(n)
         .enumerate()
         .map(|(order, m)| MoveInfo {
-            mv: name(m.mv),
+            mv: move_name(name, m.mv),
             order,
             score: None,
             winrate: Some(m.win_rate),
@@ -23,13 +32,13 @@ pub fn move_infos(report: &Report, n: usize, name: &dyn Fn(u32) -> String) -> Ve
             nodes: None,
             prior: Some(m.prior),
             depth: None,
-            pv: m.pv.iter().map(|&v| name(v)).collect(),
+            pv: name(&m.pv),
         })
         .collect()
 }
 
 /// The search part of a Monte-Carlo analysis.
-pub fn search(report: &Report, n: usize, threads: usize, name: &dyn Fn(u32) -> String) -> Search {
+pub fn search(report: &Report, n: usize, threads: usize, name: LineNames) -> Search {
     let best = report.best();
     Search {
         depth: None,
@@ -37,7 +46,7 @@ pub fn search(report: &Report, n: usize, threads: usize, name: &dyn Fn(u32) -> S
         time_ms: report.elapsed.as_millis() as u64,
         threads,
         root_info: RootInfo {
-            best: best.map_or_else(|| "pass".into(), |m| name(m.mv)),
+            best: best.map_or_else(|| "pass".into(), |m| move_name(name, m.mv)),
             score: None,
             winrate: best.map(|m| m.win_rate),
             visits: Some(report.playouts),
@@ -53,7 +62,7 @@ pub struct Forward<'a> {
     pub progress: Option<&'a Progress<'a>>,
     pub n: usize,
     pub threads: usize,
-    pub name: &'a (dyn Fn(u32) -> String + Sync),
+    pub name: LineNames<'a>,
 }
 
 impl Watcher for Forward<'_> {

@@ -202,6 +202,30 @@ pub struct MoveInfo {
     pub pv: Vec<String>,
 }
 
+impl MoveInfo {
+    /// A move as an alpha-beta search scored it.
+    pub fn searched(
+        mv: String,
+        order: usize,
+        score: ScoreInfo,
+        nodes: u64,
+        depth: u32,
+        pv: Vec<String>,
+    ) -> MoveInfo {
+        MoveInfo {
+            mv,
+            order,
+            score: Some(score),
+            winrate: None,
+            visits: None,
+            nodes: Some(nodes),
+            prior: None,
+            depth: Some(depth),
+            pv,
+        }
+    }
+}
+
 /// A forced win by threats: the attacker's moves and, after each, the defender's.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

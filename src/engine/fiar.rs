@@ -232,7 +232,7 @@ impl FiarEngine {
     /// The `lines` best moves, best first: each line is a search of its own that leaves
     /// out the moves of the lines before it (multi-PV by exclusion, as Yixin's NBEST: each
     /// line's score is exact, and the table they share carries the work over). `limits`
-    /// gives line `i`'s budget (0-based); `reporter` hears the first line's iterations and
+    /// gives line `i`'s budget (0-based); `reporter` hears every line's iterations and
     /// `on_line` each line as it is found. Stops early when `stop` is raised or no move
     /// is left.
     pub fn think_lines(
@@ -250,9 +250,7 @@ impl FiarEngine {
                 Move::Place(p) => Some(p),
                 _ => None,
             }));
-            let silent = crate::search::Silent;
-            let rep: &dyn Reporter = if i == 0 { reporter } else { &silent };
-            let Some(r) = self.think(&l, stop, rep) else {
+            let Some(r) = self.think(&l, stop, reporter) else {
                 break;
             };
             let place = matches!(r.best, Move::Place(_));
@@ -342,7 +340,7 @@ pub fn threat_steps(board: &Board, line: &[Point]) -> Vec<ThreatStep> {
 }
 
 /// The side to move after set-up stones: black when both have as many.
-fn first_mover(stones: &[(Point, Color)]) -> Color {
+pub fn first_mover(stones: &[(Point, Color)]) -> Color {
     let blacks = stones.iter().filter(|s| s.1 == Color::Black).count();
     if blacks * 2 > stones.len() {
         Color::White

@@ -676,23 +676,25 @@ impl Session {
         if self.engine().board().outcome() != Outcome::Ongoing {
             return self.send("ERROR the game is over");
         }
-        // Each line gets its share of the turn, counted from its own start.
+        // Each line gets its share of the turn, counted from its own start; the test
+        // hook's fault goes to the first.
         let template = self.limits(n as u32);
         let slice = template
             .deadline
             .map(|d| d.saturating_duration_since(std::time::Instant::now()));
-        let per_line = move |_: usize| Limits {
+        let fault = std::mem::take(&mut self.fault);
+        let per_line = move |i: usize| Limits {
             deadline: slice.map(|s| std::time::Instant::now() + s),
+            fault: fault && i == 0,
             ..template.clone()
         };
+        let reporter = Detail {
+            out: self.out.clone(),
+            on: self.show_detail,
+        };
         let out = self.out.clone();
-        let fault = std::mem::take(&mut self.fault);
         let lines = self.searching(|e, stop| {
-            let first = move |i: usize| Limits {
-                fault: fault && i == 0,
-                ..per_line(i)
-            };
-            e.think_lines(n, &first, stop, &crate::search::Silent, &mut |i, r| {
+            e.think_lines(n, &per_line, stop, &reporter, &mut |i, r| {
                 let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
                 if let Move::Place(p) = r.best {
                     send(
