@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::game::{Game, Refusal, refuse, refuse_query};
 use super::model::{Position, Search};
 use super::{Budget, Progress};
 use crate::core::Color;
@@ -49,28 +50,6 @@ const FIELDS: &[&str] = &[
     "reportDuringSearchEvery",
 ];
 
-/// A query refused: the message and the field it is about.
-#[derive(Debug)]
-struct Refusal {
-    field: Option<&'static str>,
-    message: String,
-}
-
-fn refuse(field: &'static str, message: impl Into<String>) -> Refusal {
-    Refusal {
-        field: Some(field),
-        message: message.into(),
-    }
-}
-
-/// A refusal no one field is at fault for.
-fn refuse_query(message: impl Into<String>) -> Refusal {
-    Refusal {
-        field: None,
-        message: message.into(),
-    }
-}
-
 /// A query's id as the answers carry it: a string, or a number written as one.
 fn id_of(v: &Value) -> Option<String> {
     match v {
@@ -80,34 +59,11 @@ fn id_of(v: &Value) -> Option<String> {
     }
 }
 
-/// The game of a query and what sets its position up.
-#[derive(Clone, Debug)]
-enum Setup {
-    Gomoku {
-        variant: Variant,
-        width: usize,
-        height: usize,
-        stones: Vec<(crate::core::error::Point, Color)>,
-        moves: Vec<String>,
-    },
-    Go {
-        size: usize,
-        rules: crate::games::go::Rules,
-        komi: Option<f32>,
-        stones: Vec<(Color, String)>,
-        moves: Vec<String>,
-    },
-    Gana {
-        position: Option<String>,
-        moves: Vec<String>,
-    },
-}
-
 /// One position to analyse: a query's turn.
 struct Job {
     id: String,
     turn: usize,
-    setup: Arc<Setup>,
+    game: Arc<Game>,
     budget: Budget,
     /// `reportDuringSearchEvery`.
     every: Option<Duration>,
@@ -231,7 +187,7 @@ fn plain_moves(moves: Vec<(Option<Color>, String)>, first: Color) -> Result<Vec<
 }
 
 /// What a query asks: the set-up, the turns, the budget and how often to report.
-type Asked = (Setup, Vec<usize>, Budget, Option<Duration>);
+type Asked = (Game, Vec<usize>, Budget, Option<Duration>);
 
 /// Reads a query's position set-up, the turns it asks for, its budget and how often it
 /// wants partial answers.
@@ -267,7 +223,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
     let height = size("boardYSize")?.or(side);
     let moves = move_list(q.get("moves"))?;
     let stones = stone_list(q.get("initialStones"))?;
-    let setup = match game {
+    let game = match game {
         "gomoku" => {
             let variant: Variant = text("variant")?
                 .unwrap_or("freestyle")
@@ -281,16 +237,19 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                     .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
                 placed.push((p, *c));
             }
-            let first = crate::engine::fiar::first_mover(&placed);
-            Setup::Gomoku {
-                variant,
-                width,
-                height,
-                stones: placed,
+            let mut e = crate::engine::FiarEngine::new(variant, width, height)
+                .map_err(|e| refuse("size", e.to_string()))?;
+            e.set_position(&placed)
+                .map_err(|e| refuse("initialStones", e.to_string()))?;
+            let start = e.board().clone();
+            let first = start.to_move();
+            Game::Gomoku {
+                start,
                 moves: plain_moves(moves, first)?,
             }
         }
         "go" => {
+            use crate::games::go::parse_vertex;
             if width != height {
                 return Err(refuse("boardYSize", "Go boards are square here"));
             }
@@ -298,18 +257,31 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                 .unwrap_or("chinese")
                 .parse()
                 .map_err(|e| refuse("rules", format!("{e}")))?;
-            let komi = match q.get("komi") {
-                None => None,
+            let size = width.unwrap_or(19);
+            let mut start = crate::games::go::Game::new(size, rules)
+                .map_err(|_| refuse("size", format!("{size}: Go boards are 2 to 25")))?;
+            match q.get("komi") {
+                None => {}
                 Some(v) => match v.as_f64() {
-                    Some(k) if k.abs() <= 1000.0 && (k * 2.0).fract() == 0.0 => Some(k as f32),
+                    Some(k) if k.abs() <= 1000.0 && (k * 2.0).fract() == 0.0 => {
+                        start.set_komi(k as f32)
+                    }
                     _ => return Err(refuse("komi", format!("{v}: a multiple of 0.5"))),
                 },
-            };
-            Setup::Go {
-                size: width.unwrap_or(19),
-                rules,
-                komi,
-                stones,
+            }
+            if !stones.is_empty() {
+                let mut placed = Vec::new();
+                for (c, s) in &stones {
+                    let v = parse_vertex(size, s)
+                        .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
+                    placed.push((v, *c));
+                }
+                start
+                    .set_up(&placed, Color::Black)
+                    .map_err(|e| refuse("initialStones", e.to_string()))?;
+            }
+            Game::Go {
+                start,
                 moves: plain_moves(moves, Color::Black)?,
             }
         }
@@ -317,17 +289,18 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
             if !stones.is_empty() {
                 return Err(refuse("initialStones", "Gana takes initialPosition"));
             }
-            Setup::Gana {
-                position: text("initialPosition")?.map(str::to_string),
+            let start = match text("initialPosition")? {
+                None => crate::games::gana::Board::start(),
+                Some(t) => crate::games::gana::Board::from_text(t)
+                    .map_err(|e| refuse("initialPosition", e))?,
+            };
+            Game::Gana {
+                start,
                 moves: plain_moves(moves, Color::White)?,
             }
         }
     };
-    let n = match &setup {
-        Setup::Gomoku { moves, .. } | Setup::Go { moves, .. } | Setup::Gana { moves, .. } => {
-            moves.len()
-        }
-    };
+    let n = game.moves().len();
     let turns = match q.get("analyzeTurns") {
         None => vec![n],
         Some(v) => {
@@ -345,7 +318,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                 .collect::<Result<_, _>>()?
         }
     };
-    let mcts = game != "gomoku";
+    let mcts = game.name() != "gomoku";
     if mcts && (q.contains_key("maxNodes") || q.contains_key("maxDepth")) {
         let f = if q.contains_key("maxNodes") {
             "maxNodes"
@@ -379,82 +352,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
         budget.multipv = 1;
     }
     let every = positive(q, "reportDuringSearchEvery", MAX_TIME_S)?.map(Duration::from_secs_f64);
-    Ok((setup, turns, budget, every))
-}
-
-/// The analysis of a query's position after `turn` of its moves.
-fn analyse(
-    setup: &Setup,
-    turn: usize,
-    budget: &Budget,
-    stop: &AtomicBool,
-    progress: Option<&Progress>,
-) -> Result<super::Analysis, Refusal> {
-    match setup {
-        Setup::Gomoku {
-            variant,
-            width,
-            height,
-            stones,
-            moves,
-        } => {
-            let mut e = crate::engine::FiarEngine::new(*variant, *width, *height)
-                .map_err(|e| refuse("size", e.to_string()))?;
-            e.set_position(stones)
-                .map_err(|e| refuse("initialStones", e.to_string()))?;
-            for (i, m) in moves[..turn].iter().enumerate() {
-                let mv = crate::games::fiar::record::parse_move(m, *width, *height)
-                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
-                e.play(mv)
-                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
-            }
-            Ok(super::fiar::analyse(e.board(), budget, stop, progress))
-        }
-        Setup::Go {
-            size,
-            rules,
-            komi,
-            stones,
-            moves,
-        } => {
-            use crate::games::go::{Game, parse_vertex};
-            let mut g = Game::new(*size, *rules)
-                .map_err(|_| refuse("size", format!("{size}: Go boards are 2 to 25")))?;
-            if let Some(k) = komi {
-                g.set_komi(*k);
-            }
-            if !stones.is_empty() {
-                let mut placed = Vec::new();
-                for (c, s) in stones {
-                    let v = parse_vertex(*size, s)
-                        .map_err(|e| refuse("initialStones", format!("{s}: {e}")))?;
-                    placed.push((v, *c));
-                }
-                g.set_up(&placed, Color::Black)
-                    .map_err(|e| refuse("initialStones", e.to_string()))?;
-            }
-            for (i, m) in moves[..turn].iter().enumerate() {
-                let v = parse_vertex(*size, m)
-                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
-                let c = g.to_move();
-                g.play(c, v)
-                    .map_err(|e| refuse("moves", format!("move {} ({m}): {e}", i + 1)))?;
-            }
-            Ok(super::go::analyse(g, budget, stop, progress))
-        }
-        Setup::Gana { position, moves } => {
-            let e = super::gana_position(position.as_deref(), Some(&moves[..turn].join(" ")))
-                .map_err(|e| {
-                    let field = if e.starts_with("move") {
-                        "moves"
-                    } else {
-                        "initialPosition"
-                    };
-                    refuse(field, e)
-                })?;
-            Ok(super::gana::analyse(e, budget, stop, progress))
-        }
-    }
+    Ok((game, turns, budget, every))
 }
 
 /// What the readers and the workers share.
@@ -516,13 +414,8 @@ fn worker(shared: &Shared) {
             send: &partial,
         });
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            analyse(
-                &job.setup,
-                job.turn,
-                &job.budget,
-                &job.stop,
-                progress.as_ref(),
-            )
+            job.game
+                .analyse(job.turn, &job.budget, &job.stop, progress.as_ref())
         }));
         shared
             .running
@@ -582,7 +475,7 @@ fn handle(shared: &Shared, line: &str) {
             );
         }
     }
-    let (setup, turns, budget, every) = match read_query(&q) {
+    let (game, turns, budget, every) = match read_query(&q) {
         Ok(r) => r,
         Err(r) => return shared.error(Some(&id), &r),
     };
@@ -590,16 +483,16 @@ fn handle(shared: &Shared, line: &str) {
     // for the query rather than one for each of its turns.
     let stop = Arc::new(AtomicBool::new(false));
     let last = turns.iter().copied().max().unwrap_or(0);
-    if let Err(r) = analyse(&setup, last, &Budget::default(), &stop, None) {
+    if let Err(r) = game.analyse(last, &Budget::default(), &stop, None) {
         return shared.error(Some(&id), &r);
     }
-    let setup = Arc::new(setup);
+    let game = Arc::new(game);
     let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
     for turn in turns {
         queue.push_back(Job {
             id: id.clone(),
             turn,
-            setup: setup.clone(),
+            game: game.clone(),
             budget: budget.clone(),
             every,
             stop: stop.clone(),

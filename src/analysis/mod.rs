@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod fiar;
+pub mod game;
 pub mod gana;
 pub mod go;
 pub mod input;
