@@ -244,7 +244,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
             let start = e.board().clone();
             let first = start.to_move();
             Game::Gomoku {
-                start,
+                start: Box::new(start),
                 moves: plain_moves(moves, first)?,
             }
         }
@@ -281,7 +281,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                     .map_err(|e| refuse("initialStones", e.to_string()))?;
             }
             Game::Go {
-                start,
+                start: Box::new(start),
                 moves: plain_moves(moves, Color::Black)?,
             }
         }
@@ -295,7 +295,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
                     .map_err(|e| refuse("initialPosition", e))?,
             };
             Game::Gana {
-                start,
+                start: Box::new(start),
                 moves: plain_moves(moves, Color::White)?,
             }
         }

@@ -12,15 +12,15 @@ use crate::core::Color;
 #[derive(Clone)]
 pub enum Game {
     Gomoku {
-        start: crate::games::fiar::Board,
+        start: Box<crate::games::fiar::Board>,
         moves: Vec<String>,
     },
     Go {
-        start: crate::games::go::Game,
+        start: Box<crate::games::go::Game>,
         moves: Vec<String>,
     },
     Gana {
-        start: crate::games::gana::Board,
+        start: Box<crate::games::gana::Board>,
         moves: Vec<String>,
     },
 }
@@ -111,7 +111,7 @@ impl Game {
         let turn = turn.min(self.moves().len());
         match self {
             Game::Gomoku { start, moves } => {
-                let mut board = start.clone();
+                let mut board = (**start).clone();
                 let (w, h) = (board.width(), board.height());
                 for (i, m) in moves[..turn].iter().enumerate() {
                     let mv = crate::games::fiar::record::parse_move(m, w, h)
@@ -121,7 +121,7 @@ impl Game {
                 Ok(super::fiar::analyse(&board, budget, stop, progress))
             }
             Game::Go { start, moves } => {
-                let mut g = start.clone();
+                let mut g = (**start).clone();
                 for (i, m) in moves[..turn].iter().enumerate() {
                     let v = crate::games::go::parse_vertex(g.size(), m)
                         .map_err(|e| bad_move(i, m, e))?;
@@ -132,7 +132,7 @@ impl Game {
             }
             Game::Gana { start, moves } => {
                 let mut e = crate::engine::GanaEngine::new();
-                e.set_position(start.clone());
+                e.set_position((**start).clone());
                 for (i, m) in moves[..turn].iter().enumerate() {
                     let c = e.board().to_move();
                     e.play(c, m).map_err(|err| bad_move(i, m, err))?;
@@ -208,7 +208,7 @@ impl Game {
                 }
                 .map_err(|e| e.to_string())?;
                 Game::Gomoku {
-                    start,
+                    start: Box::new(start),
                     moves: rec.moves.iter().map(|m| m.to_string()).collect(),
                 }
             }
@@ -233,7 +233,10 @@ impl Game {
                     moves.push(vertex_name(start.size(), v));
                     expected = c.opposite();
                 }
-                Game::Go { start, moves }
+                Game::Go {
+                    start: Box::new(start),
+                    moves,
+                }
             }
             "gana" => {
                 let (n, first, rest) =
@@ -246,7 +249,10 @@ impl Game {
                     .filter(|m| !m.is_empty())
                     .map(str::to_string)
                     .collect();
-                Game::Gana { start, moves }
+                Game::Gana {
+                    start: Box::new(start),
+                    moves,
+                }
             }
             other => return Err(format!("--game {other}: gomoku, go or gana")),
         };
