@@ -22,6 +22,27 @@ struct Cli {
     command: Command,
 }
 
+/// What one search may spend.
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// Search for this long (e.g. 2s, 500ms; `review`: each position, 500ms unless
+    /// another limit is given)
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<std::time::Duration>,
+    /// Five-in-a-row: search to this depth
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Five-in-a-row: search this many nodes
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Go and Gana: playouts to search
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Search threads (default: all cores)
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Show a five-in-a-row position and, with a budget, search it: the board, the side to
@@ -39,18 +60,8 @@ enum Command {
         /// Moves to play, e.g. "h8 i9 h9" or "7,7 8,8"; after the file's moves
         #[arg(long)]
         moves: Option<String>,
-        /// Search for this long (e.g. 2s, 500ms)
-        #[arg(long, value_parser = parse_duration)]
-        time: Option<std::time::Duration>,
-        /// Search to this depth
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Search this many nodes
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Search threads (default: all cores)
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        limits: SearchArgs,
         /// Game: gomoku, go (also chosen by an SGF with GM[1]) or gana (the file holds
         /// position text; default the start)
         #[arg(long, default_value = "gomoku")]
@@ -64,9 +75,6 @@ enum Command {
         /// Go: load the record up to this move (1 = before the first move)
         #[arg(long)]
         move_number: Option<usize>,
-        /// Go: playouts to search
-        #[arg(long)]
-        playouts: Option<u64>,
         /// Report this many candidate moves: five-in-a-row searches each line apart
         /// (sharing the budget); Go and Gana read them from the tree (default: one line;
         /// all visited moves in JSON)
@@ -75,9 +83,55 @@ enum Command {
         /// Print the analysis as one JSON object (schema: protocols/analysis/README.md)
         #[arg(long)]
         json: bool,
+        /// No progress on stderr (shown only when stderr is a terminal)
+        #[arg(long, short)]
+        quiet: bool,
         /// A record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move list,
         /// or a board diagram
         file: Option<PathBuf>,
+    },
+    /// Review a whole game: analyse every position, judge each move by what it cost its
+    /// player, find the forced wins missed or allowed (five-in-a-row), write the game
+    /// back annotated (SGF with comments, BM/DO/TE/HO marks and Sabaki's SBKV win rate;
+    /// Gana's own record with comments) and print a summary for each player.
+    #[command(alias = "analyse-game")]
+    Review {
+        /// The record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move
+        /// list, or a Gana record (a position line, then the moves)
+        file: PathBuf,
+        /// Game: gomoku, go or gana (default: read from the record)
+        #[arg(long)]
+        game: Option<String>,
+        /// Five-in-a-row variant (default: the record's RU, else freestyle)
+        #[arg(long)]
+        variant: Option<String>,
+        /// Five-in-a-row board size of a plain move list: N or WxH
+        #[arg(long)]
+        size: Option<String>,
+        /// Go: rules when the record names none (chinese, japanese, aga, new-zealand,
+        /// tromp-taylor)
+        #[arg(long)]
+        rules: Option<String>,
+        /// Go: komi instead of the record's
+        #[arg(long)]
+        komi: Option<f32>,
+        /// Each position's search (default: 500ms)
+        #[command(flatten)]
+        limits: SearchArgs,
+        /// Lines searched a position (five-in-a-row splits the budget between them; the
+        /// second finds the only good moves)
+        #[arg(long, default_value_t = 2)]
+        multipv: usize,
+        /// The annotated record (default: beside the record, NAME-review.sgf, or .txt
+        /// for Gana; "-" for stdout)
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Print the review as JSON instead of the summary
+        #[arg(long)]
+        json: bool,
+        /// No progress on stderr (shown only when stderr is a terminal)
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Search a fixed set of positions to a fixed depth on one thread: the node count is
     /// the search's signature, nodes per second its speed here.
@@ -269,25 +323,124 @@ fn variant(name: Option<String>) -> Result<Option<tengen::games::fiar::Variant>,
         .map_err(|e: tengen::core::RuleError| e.to_string())
 }
 
+/// `tengen review`: reads the record, reviews it with progress on a terminal, writes
+/// the annotated record and returns the summary (or the JSON).
+fn review(
+    file: &std::path::Path,
+    hints: &analysis::game::Hints,
+    mut budget: Budget,
+    playouts: Option<u64>,
+    out: Option<PathBuf>,
+    json: bool,
+    quiet: bool,
+) -> Result<String, String> {
+    use analysis::game::Game;
+    let text =
+        tengen::core::files::read_record(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let game = Game::read(&text, hints).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mcts = game.name() != "gomoku";
+    if mcts {
+        if budget.depth.is_some() || budget.nodes.is_some() {
+            return Err(
+                "--depth and --nodes are for five-in-a-row; Go and Gana take --time or --playouts"
+                    .into(),
+            );
+        }
+        budget.nodes = playouts;
+    } else if playouts.is_some() {
+        return Err("--playouts is for Go and Gana; five-in-a-row takes --nodes".into());
+    }
+    if budget.multipv == 0 || budget.multipv > 100 {
+        return Err(format!("--multipv {}: 1 to 100", budget.multipv));
+    }
+    if budget.time.is_some_and(|t| t.is_zero())
+        || budget.depth == Some(0)
+        || budget.nodes == Some(0)
+    {
+        return Err("a review needs a budget above zero for each position".into());
+    }
+    if !budget.searches() {
+        budget.time = Some(std::time::Duration::from_millis(500));
+    }
+    if json && out.as_deref().is_some_and(|o| o.as_os_str() == "-") {
+        return Err("--json and --out - both want stdout: write the record to a file".into());
+    }
+    let out = out.unwrap_or_else(|| {
+        let stem = file
+            .file_stem()
+            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+        let ext = if game.name() == "gana" { "txt" } else { "sgf" };
+        file.with_file_name(format!("{stem}-review.{ext}"))
+    });
+    let meter = analysis::meter::Meter::positions(game.moves().len() as u64 + 1, quiet);
+    let show = |s: &analysis::model::Search| meter.show(s);
+    let watch = analysis::Progress {
+        every: std::time::Duration::from_millis(250),
+        send: &show,
+    };
+    let r = analysis::review::review(
+        &game,
+        &budget,
+        &AtomicBool::new(false),
+        meter.is_on().then_some(&watch),
+        &|_, _, _| meter.advance(1),
+    )
+    .map_err(|e| e.to_string())?;
+    meter.finish();
+    let record = analysis::annotate::annotated(&game, &r);
+    let written = if out.as_os_str() == "-" {
+        emit(record.trim_end());
+        None
+    } else {
+        std::fs::write(&out, record).map_err(|e| format!("{}: {e}", out.display()))?;
+        Some(out)
+    };
+    if json {
+        let mut s =
+            serde_json::to_string_pretty(&r).map_err(|e| format!("cannot write the JSON: {e}"))?;
+        s.push('\n');
+        Ok(s)
+    } else if let Some(p) = written {
+        let mut s = analysis::text::review(&r);
+        s.push_str(&format!("annotated record: {}\n", p.display()));
+        Ok(s)
+    } else {
+        // The record has stdout.
+        eprint!("{}", analysis::text::review(&r));
+        Ok(String::new())
+    }
+}
+
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
         Command::Analyse {
             variant: v,
             size,
             moves,
-            time,
-            depth,
-            nodes,
-            threads,
+            limits:
+                SearchArgs {
+                    time,
+                    depth,
+                    nodes,
+                    playouts,
+                    threads,
+                },
             file,
             game,
             rules,
             komi,
             move_number,
-            playouts,
             multipv,
             json,
+            quiet,
         } => {
+            let meter = analysis::meter::Meter::search(quiet);
+            let show = |s: &analysis::model::Search| meter.show(s);
+            let watch = analysis::Progress {
+                every: std::time::Duration::from_millis(200),
+                send: &show,
+            };
+            let progress = meter.is_on().then_some(&watch);
             if multipv > 100 {
                 return Err(format!("--multipv {multipv}: at most 100"));
             }
@@ -318,7 +471,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let analysis = if game == "gana" {
                 let budget = mcts_budget("Gana")?;
                 let e = analysis::gana_position(text.as_deref(), moves.as_deref())?;
-                analysis::gana::analyse(e, &budget, &AtomicBool::new(false), None)
+                analysis::gana::analyse(e, &budget, &AtomicBool::new(false), progress)
             } else if game == "go" || is_go_sgf {
                 let size = match size.as_deref() {
                     None => 19,
@@ -339,7 +492,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     Some(f) => format!("{}: {e}", f.display()),
                     None => e,
                 })?;
-                analysis::go::analyse(g, &mcts_budget("Go")?, &AtomicBool::new(false), None)
+                analysis::go::analyse(g, &mcts_budget("Go")?, &AtomicBool::new(false), progress)
             } else if game == "gomoku" {
                 let variant = variant(v)?;
                 let size = size
@@ -363,10 +516,11 @@ fn run(cli: Cli) -> Result<String, String> {
                     threads,
                     multipv,
                 };
-                analysis::fiar::analyse(&board, &budget, &AtomicBool::new(false), None)
+                analysis::fiar::analyse(&board, &budget, &AtomicBool::new(false), progress)
             } else {
                 return Err(format!("--game {game}: gomoku, go or gana"));
             };
+            meter.finish();
             if json {
                 serde_json::to_string_pretty(&analysis)
                     .map(|mut s| {
@@ -377,6 +531,48 @@ fn run(cli: Cli) -> Result<String, String> {
             } else {
                 Ok(analysis::text::render(&analysis))
             }
+        }
+        Command::Review {
+            file,
+            game,
+            variant: v,
+            size,
+            rules,
+            komi,
+            limits:
+                SearchArgs {
+                    time,
+                    depth,
+                    nodes,
+                    playouts,
+                    threads,
+                },
+            multipv,
+            out,
+            json,
+            quiet,
+        } => {
+            let hints = analysis::game::Hints {
+                game,
+                variant: variant(v)?,
+                size: size
+                    .map(|s| analysis::parse_size(&s))
+                    .transpose()
+                    .map_err(|e| format!("--size: {e}"))?,
+                rules: rules
+                    .map(|r| r.parse::<tengen::games::go::Rules>())
+                    .transpose()
+                    .map_err(|e| format!("--rules: {e}"))?,
+                komi,
+            };
+            let budget = Budget {
+                time,
+                depth,
+                nodes,
+                threads,
+                multipv,
+            };
+            review(&file, &hints, budget, playouts, out, json, quiet)
         }
         Command::Match {
             engine1,

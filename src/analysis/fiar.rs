@@ -186,6 +186,7 @@ pub fn analyse(
         deadline: share.map(|t| Instant::now() + t),
         depth: budget.depth,
         nodes: budget.nodes.map(|n| (n / lines as u64).max(1)),
+        score_forced: true,
         ..Default::default()
     };
     let iterations = Iterations {

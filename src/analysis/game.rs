@@ -170,6 +170,20 @@ fn gana_lines(text: &str) -> Option<(usize, &str, Vec<&str>)> {
     Some((n + 1, first, lines.map(|(_, l)| l).collect()))
 }
 
+/// A Gana record: its position line and its moves (not yet played).
+pub fn gana_record(text: &str) -> Result<(crate::games::gana::Board, Vec<String>), String> {
+    let (n, first, rest) = gana_lines(text).ok_or("no position line (only blank or # lines)")?;
+    let start = crate::games::gana::Board::from_text(first)
+        .map_err(|e| format!("line {n}: position text: {e}"))?;
+    let moves = rest
+        .iter()
+        .flat_map(|l| l.split([' ', ',']))
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+        .collect();
+    Ok((start, moves))
+}
+
 /// Whether `text` is a Gana record: its first line is a Gana position.
 fn is_gana(text: &str) -> bool {
     gana_lines(text)
@@ -239,16 +253,7 @@ impl Game {
                 }
             }
             "gana" => {
-                let (n, first, rest) =
-                    gana_lines(text).ok_or("no position line (only blank or # lines)")?;
-                let start = crate::games::gana::Board::from_text(first)
-                    .map_err(|e| format!("line {n}: position text: {e}"))?;
-                let moves = rest
-                    .iter()
-                    .flat_map(|l| l.split([' ', ',']))
-                    .filter(|m| !m.is_empty())
-                    .map(str::to_string)
-                    .collect();
+                let (start, moves) = gana_record(text)?;
                 Game::Gana {
                     start: Box::new(start),
                     moves,

@@ -100,8 +100,8 @@ pub fn go_position(
     Ok(game)
 }
 
-/// Gana: the position a position text (default: the start) and a move list (`e2n e7s`)
-/// describe.
+/// Gana: the position a record (a position line, then moves; default the start) and a
+/// move list (`e2n e7s`, after the record's) describe.
 pub fn gana_position(
     text: Option<&str>,
     moves: Option<&str>,
@@ -110,25 +110,17 @@ pub fn gana_position(
     use crate::games::gana::Board;
     // The position is read before the engine (and its search tree) is made: a bad
     // file costs nothing.
-    let mut start = Board::start();
-    if let Some(t) = text {
-        let (n, line) = t
-            .lines()
-            .map(str::trim)
-            .enumerate()
-            .find(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-            .ok_or("line 1: no position text (only blank or # lines)")?;
-        start =
-            Board::from_text(line).map_err(|e| format!("line {}: position text: {e}", n + 1))?;
-    }
+    let (start, recorded) = match text {
+        Some(t) => super::game::gana_record(t)?,
+        None => (Board::start(), Vec::new()),
+    };
     let mut engine = GanaEngine::new();
     engine.set_position(start);
-    for (i, m) in moves
+    let more = moves
         .unwrap_or("")
         .split([' ', ','])
-        .filter(|m| !m.is_empty())
-        .enumerate()
-    {
+        .filter(|m| !m.is_empty());
+    for (i, m) in recorded.iter().map(String::as_str).chain(more).enumerate() {
         let c = engine.board().to_move();
         engine
             .play(c, m)

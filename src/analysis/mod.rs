@@ -3,6 +3,7 @@
 //! ([`fiar`], [`go`], [`gana`]; [`mcts`] reads the trees of the last two) and written as text ([`text`]) or JSON. The command line
 //! only parses its arguments and picks the writer.
 
+pub mod annotate;
 pub mod engine;
 pub mod fiar;
 pub mod game;
@@ -10,7 +11,9 @@ pub mod gana;
 pub mod go;
 pub mod input;
 pub mod mcts;
+pub mod meter;
 pub mod model;
+pub mod review;
 pub mod text;
 
 use std::time::Duration;

@@ -204,3 +204,78 @@ fn gana(a: &Analysis) -> String {
     }
     s
 }
+
+/// A review's summary for the terminal: each player's count of judged moves, the
+/// biggest swings, and the forced wins missed or allowed.
+pub fn review(r: &super::review::Review) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "review of a {} game ({}), {} moves, {} a position, {:.1} s",
+        r.game,
+        r.variant,
+        r.moves.len(),
+        r.budget,
+        r.time_ms as f64 / 1000.0
+    );
+    let (b, w) = (&r.players.black, &r.players.white);
+    let _ = writeln!(s, "{:<14}{:>8}{:>8}", "", "black", "white");
+    let rows = [
+        ("moves", b.moves, w.moves),
+        ("best", b.best, w.best),
+        ("inaccuracies", b.inaccuracies, w.inaccuracies),
+        ("mistakes", b.mistakes, w.mistakes),
+        ("blunders", b.blunders, w.blunders),
+        ("missed wins", b.missed_wins, w.missed_wins),
+        ("allowed wins", b.allowed_wins, w.allowed_wins),
+    ];
+    for (label, x, y) in rows {
+        let _ = writeln!(s, "{label:<14}{x:>8}{y:>8}");
+    }
+    let _ = writeln!(
+        s,
+        "{:<14}{:>7.1}%{:>7.1}%",
+        "mean loss",
+        b.average_loss * 100.0,
+        w.average_loss * 100.0
+    );
+    if !r.biggest_swings.is_empty() {
+        let _ = writeln!(s, "biggest swings:");
+        for n in &r.biggest_swings {
+            if let Some(m) = r.moves.get(n - 1) {
+                let _ = writeln!(
+                    s,
+                    "  {:>3}. {} {}: {:.1}% -> {:.1}% (-{:.1}%, {}){}",
+                    m.number,
+                    m.color,
+                    m.mv,
+                    m.before * 100.0,
+                    m.after * 100.0,
+                    m.loss * 100.0,
+                    m.judgement,
+                    m.best
+                        .as_ref()
+                        .map(|b| format!(", best {b}"))
+                        .unwrap_or_default()
+                );
+            }
+        }
+    }
+    let forced: Vec<_> = r
+        .moves
+        .iter()
+        .filter(|m| m.missed_win.is_some() || m.allowed_win.is_some())
+        .collect();
+    if !forced.is_empty() {
+        let _ = writeln!(s, "forced wins:");
+        for m in forced {
+            for line in super::annotate::move_comment(m)
+                .lines()
+                .filter(|l| l.starts_with("Missed") || l.starts_with("Allowed"))
+            {
+                let _ = writeln!(s, "  {:>3}. {} {}: {line}", m.number, m.color, m.mv);
+            }
+        }
+    }
+    s
+}

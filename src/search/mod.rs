@@ -17,6 +17,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Root moves not to consider (multi-PV by exclusion).
     pub exclude: Vec<crate::core::error::Point>,
+    /// Analysis: search a forced move (the only root move, as a block of a four) for its
+    /// score instead of answering it at once with none.
+    pub score_forced: bool,
     /// Test hook: a search thread panics (see [`injected_fault`]).
     pub fault: bool,
 }

@@ -323,7 +323,7 @@ impl Table for GanaTable {
     }
 
     fn record(&self, names: [&str; 2], first: usize, ending: &Ending) -> String {
-        // What `tengen analyse --game gana FILE --moves "…"` reads back.
+        // What `tengen analyse --game gana FILE` and `tengen review FILE` read back.
         format!(
             "# white {}, black {}; {} ({})\n{}\n# moves\n{}\n",
             names[first],

@@ -344,7 +344,8 @@ fn sgf_letter(n: u8) -> char {
     }
 }
 
-fn sgf_name(p: Point) -> String {
+/// A point as SGF writes it (`hh`).
+pub fn sgf_name(p: Point) -> String {
     [sgf_letter(p.x), sgf_letter(p.y)].iter().collect()
 }
 

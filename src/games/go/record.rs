@@ -30,7 +30,8 @@ fn sgf_vertex(size: usize, text: &str, line: usize) -> Result<Vertex, GoError> {
     }
 }
 
-fn sgf_name(v: Vertex) -> String {
+/// A vertex as SGF writes it (`dd`; a pass is empty).
+pub fn sgf_name(v: Vertex) -> String {
     if v == PASS {
         return String::new();
     }

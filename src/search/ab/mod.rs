@@ -889,9 +889,10 @@ pub fn search(
             threat_line: None,
         });
     }
-    // A five, or a single legal move: no search needed (unless moves were left out: the
-    // last one left of a multi-PV search still needs its score).
-    if moves.len() == 1 && limits.exclude.is_empty() || moves[0].1 == i32::MAX {
+    // A five, or a single legal move: no search needed (unless its score is wanted: the
+    // last move left of a multi-PV search, or an analysis).
+    let scored = !limits.exclude.is_empty() || limits.score_forced;
+    if moves.len() == 1 && !scored || moves[0].1 == i32::MAX {
         let p = moves[0].0;
         let win = moves[0].1 == i32::MAX;
         return Some(SearchResult {
