@@ -233,6 +233,9 @@ enum Command {
         /// Positions analysed at once, one search thread each (default: all cores)
         #[arg(long)]
         workers: Option<usize>,
+        /// No progress on stderr (shown only when stderr is a terminal)
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Throw seeded random and malformed lines at a protocol mode and check every reply
     /// (one GTP reply per command, ABOUT answered after each burst, only protocol on
@@ -375,7 +378,7 @@ fn review(
     let meter = analysis::meter::Meter::positions(game.moves().len() as u64 + 1, quiet);
     let show = |s: &analysis::model::Search| meter.show(s);
     let watch = analysis::Progress {
-        every: std::time::Duration::from_millis(250),
+        every: analysis::meter::EVERY,
         send: &show,
     };
     let r = analysis::review::review(
@@ -437,7 +440,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let meter = analysis::meter::Meter::search(quiet);
             let show = |s: &analysis::model::Search| meter.show(s);
             let watch = analysis::Progress {
-                every: std::time::Duration::from_millis(200),
+                every: analysis::meter::EVERY,
                 send: &show,
             };
             let progress = meter.is_on().then_some(&watch);
@@ -722,7 +725,7 @@ fn run(cli: Cli) -> Result<String, String> {
             });
             Ok(String::new())
         }
-        Command::Analysis { workers } => {
+        Command::Analysis { workers, quiet } => {
             let workers = workers
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             if workers == 0 || workers > 1024 {
@@ -732,6 +735,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 std::io::stdin().lock(),
                 Box::new(std::io::stdout()),
                 workers,
+                analysis::meter::Meter::positions(0, quiet),
             );
             Ok(String::new())
         }

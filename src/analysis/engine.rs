@@ -364,6 +364,8 @@ struct Shared {
     /// The stop flags of the jobs running now, by query id.
     running: Mutex<Vec<(String, usize, Arc<AtomicBool>)>>,
     out: Mutex<Box<dyn Write + Send>>,
+    /// Positions queued and answered, for a person watching on a terminal.
+    meter: super::meter::Meter,
 }
 
 impl Shared {
@@ -436,6 +438,7 @@ fn worker(shared: &Shared) {
                 &refuse_query(format!("internal error analysing turn {}", job.turn)),
             ),
         }
+        shared.meter.advance(1);
     }
 }
 
@@ -488,6 +491,7 @@ fn handle(shared: &Shared, line: &str) {
     }
     let game = Arc::new(game);
     let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+    shared.meter.add_total(turns.len() as u64);
     for turn in turns {
         queue.push_back(Job {
             id: id.clone(),
@@ -533,7 +537,13 @@ fn terminate(shared: &Shared, id: &str, q: &Map<String, Value>) {
         .queue
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .retain(|j| !hit(&j.id, j.turn));
+        .retain(|j| {
+            let keep = !hit(&j.id, j.turn);
+            if !keep {
+                shared.meter.advance(1);
+            }
+            keep
+        });
     for (jid, turn, stop) in shared
         .running
         .lock()
@@ -549,13 +559,19 @@ fn terminate(shared: &Shared, id: &str, q: &Map<String, Value>) {
 
 /// Serves queries from `input` until it ends, with `workers` positions analysed at once;
 /// answers go to `out`. Returns once every queued position is answered.
-pub fn serve(input: impl BufRead, out: Box<dyn Write + Send>, workers: usize) {
+pub fn serve(
+    input: impl BufRead,
+    out: Box<dyn Write + Send>,
+    workers: usize,
+    meter: super::meter::Meter,
+) {
     let shared = Shared {
         queue: Mutex::new(VecDeque::new()),
         ready: Condvar::new(),
         closed: AtomicBool::new(false),
         running: Mutex::new(Vec::new()),
         out: Mutex::new(out),
+        meter,
     };
     std::thread::scope(|s| {
         for _ in 0..workers.max(1) {

@@ -14,6 +14,10 @@ pub struct Meter {
     bar: Option<ProgressBar>,
 }
 
+/// How often a search tells the meter what it has found (the meter draws at its own
+/// pace; this only bounds the work of telling it).
+pub const EVERY: Duration = Duration::from_millis(50);
+
 /// Whether progress would be seen: stderr is a terminal and not silenced.
 pub fn wanted(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
@@ -33,7 +37,7 @@ impl Meter {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template(
-                "{prefix}[{bar:30}] {pos}/{len} positions, {elapsed} (ETA {eta}) {msg}",
+                "[{bar:20}] {pos}/{len} positions {elapsed} ETA {eta} {wide_msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
@@ -49,7 +53,7 @@ impl Meter {
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            ProgressStyle::with_template("{spinner} {elapsed} {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar.enable_steady_tick(Duration::from_millis(120));
