@@ -22,6 +22,21 @@ struct Cli {
     command: Command,
 }
 
+/// A picture of the position.
+#[derive(clap::Args)]
+struct PictureArgs {
+    /// Draw the position as SVG in FILE: stones, last move, forbidden points, the
+    /// winning row, the best moves found, Go's ownership
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Number the stones in the picture in the order they were played
+    #[arg(long)]
+    numbers: bool,
+    /// Label this many of the best moves in the picture
+    #[arg(long, default_value_t = 5)]
+    candidates: usize,
+}
+
 /// What one search may spend.
 #[derive(clap::Args)]
 struct SearchArgs {
@@ -86,6 +101,8 @@ enum Command {
         /// No progress on stderr (shown only when stderr is a terminal)
         #[arg(long, short)]
         quiet: bool,
+        #[command(flatten)]
+        picture: PictureArgs,
         /// A record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move list,
         /// or a board diagram
         file: Option<PathBuf>,
@@ -129,6 +146,10 @@ enum Command {
         /// Print the review as JSON instead of the summary
         #[arg(long)]
         json: bool,
+        /// The final position as SVG in FILE (stones numbered), and the evaluation graph
+        /// beside it (NAME-graph.svg)
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         /// No progress on stderr (shown only when stderr is a terminal)
         #[arg(long, short)]
         quiet: bool,
@@ -326,6 +347,19 @@ fn variant(name: Option<String>) -> Result<Option<tengen::games::fiar::Variant>,
         .map_err(|e: tengen::core::RuleError| e.to_string())
 }
 
+/// Writes a file the user asked for, the error naming it.
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Where a review goes.
+struct ReviewOutput {
+    out: Option<PathBuf>,
+    svg: Option<PathBuf>,
+    json: bool,
+    quiet: bool,
+}
+
 /// `tengen review`: reads the record, reviews it with progress on a terminal, writes
 /// the annotated record and returns the summary (or the JSON).
 fn review(
@@ -333,10 +367,14 @@ fn review(
     hints: &analysis::game::Hints,
     mut budget: Budget,
     playouts: Option<u64>,
-    out: Option<PathBuf>,
-    json: bool,
-    quiet: bool,
+    to: ReviewOutput,
 ) -> Result<String, String> {
+    let ReviewOutput {
+        out,
+        svg,
+        json,
+        quiet,
+    } = to;
     use analysis::game::Game;
     let text =
         tengen::core::files::read_record(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -390,12 +428,28 @@ fn review(
     )
     .map_err(|e| e.to_string())?;
     meter.finish();
+    if let Some(path) = &svg {
+        if let Some(last) = r.positions.last() {
+            let style = analysis::svg::Style {
+                numbers: true,
+                candidates: 0,
+            };
+            write_file(path, &analysis::svg::position(last, &style))?;
+        }
+        let stem = path
+            .file_stem()
+            .map_or("review".into(), |s| s.to_string_lossy().into_owned());
+        write_file(
+            &path.with_file_name(format!("{stem}-graph.svg")),
+            &analysis::svg::graph(&r),
+        )?;
+    }
     let record = analysis::annotate::annotated(&game, &r);
     let written = if out.as_os_str() == "-" {
         emit(record.trim_end());
         None
     } else {
-        std::fs::write(&out, record).map_err(|e| format!("{}: {e}", out.display()))?;
+        write_file(&out, &record)?;
         Some(out)
     };
     if json {
@@ -436,6 +490,7 @@ fn run(cli: Cli) -> Result<String, String> {
             multipv,
             json,
             quiet,
+            picture,
         } => {
             let meter = analysis::meter::Meter::search(quiet);
             let show = |s: &analysis::model::Search| meter.show(s);
@@ -468,6 +523,8 @@ fn run(cli: Cli) -> Result<String, String> {
                     nodes: playouts,
                     threads,
                     multipv,
+                    // Go's picture shades the points by their expected owner.
+                    ownership: picture.svg.is_some(),
                     ..Budget::default()
                 })
             };
@@ -518,12 +575,20 @@ fn run(cli: Cli) -> Result<String, String> {
                     nodes,
                     threads,
                     multipv,
+                    ownership: false,
                 };
                 analysis::fiar::analyse(&board, &budget, &AtomicBool::new(false), progress)
             } else {
                 return Err(format!("--game {game}: gomoku, go or gana"));
             };
             meter.finish();
+            if let Some(path) = &picture.svg {
+                let style = analysis::svg::Style {
+                    numbers: picture.numbers,
+                    candidates: picture.candidates,
+                };
+                write_file(path, &analysis::svg::position(&analysis, &style))?;
+            }
             if json {
                 serde_json::to_string_pretty(&analysis)
                     .map(|mut s| {
@@ -553,6 +618,7 @@ fn run(cli: Cli) -> Result<String, String> {
             multipv,
             out,
             json,
+            svg,
             quiet,
         } => {
             let hints = analysis::game::Hints {
@@ -574,8 +640,16 @@ fn run(cli: Cli) -> Result<String, String> {
                 nodes,
                 threads,
                 multipv,
+                // Go's final picture shades the points by their expected owner.
+                ownership: svg.is_some(),
             };
-            review(&file, &hints, budget, playouts, out, json, quiet)
+            let to = ReviewOutput {
+                out,
+                svg,
+                json,
+                quiet,
+            };
+            review(&file, &hints, budget, playouts, to)
         }
         Command::Match {
             engine1,

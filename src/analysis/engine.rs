@@ -47,6 +47,7 @@ const FIELDS: &[&str] = &[
     "maxVisits",
     "maxDepth",
     "multiPV",
+    "includeOwnership",
     "reportDuringSearchEvery",
 ];
 
@@ -343,6 +344,12 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
         },
         threads: Some(1),
         multipv: count(q, "multiPV", 100)?.unwrap_or(0) as usize,
+        ownership: match q.get("includeOwnership") {
+            None => false,
+            Some(Value::Bool(b)) if !*b || game.name() == "go" => *b,
+            Some(Value::Bool(_)) => return Err(refuse("includeOwnership", "for Go only")),
+            Some(v) => return Err(refuse("includeOwnership", format!("{v}: true or false"))),
+        },
     };
     if !budget.searches() {
         // Without a budget a position gets a second.

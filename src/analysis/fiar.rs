@@ -42,6 +42,13 @@ pub fn position(board: &Board) -> Position {
             _ => None,
         },
         text: outcome.to_string(),
+        row: match outcome {
+            Outcome::Win {
+                reason: crate::games::fiar::WinReason::Five { from, to },
+                ..
+            } => Some([from.to_string(), to.to_string()]),
+            _ => None,
+        },
     };
     let mut forbidden = Vec::new();
     let mut fouls_apply_to = Vec::new();
@@ -148,6 +155,7 @@ impl Reporter for Iterations<'_> {
                     )],
                     threat: None,
                     iterations: Vec::new(),
+                    ownership: None,
                 });
             }
         }
@@ -261,6 +269,7 @@ pub fn analyse(
             .done
             .into_inner()
             .unwrap_or_else(|e| e.into_inner()),
+        ownership: None,
     });
     analysis
 }

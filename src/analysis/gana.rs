@@ -33,6 +33,7 @@ pub fn position(engine: &GanaEngine) -> Position {
                 _ => None,
             },
             text: outcome.to_string(),
+            row: None,
         },
         forbidden: Vec::new(),
         fouls_apply_to: Vec::new(),

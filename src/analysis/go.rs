@@ -37,12 +37,14 @@ pub fn position(game: &Game) -> Position {
                 })
             }),
             text: format!("{} (as the stones stand)", result_text(score)),
+            row: None,
         }
     } else {
         GameResult {
             status: "ongoing",
             winner: None,
             text: "play on".into(),
+            row: None,
         }
     };
     Position {
@@ -110,6 +112,16 @@ pub fn analyse(
         &forward,
         progress.map(|p| p.every),
     );
-    analysis.search = Some(super::mcts::search(&report, n, threads, &name));
+    let mut search = super::mcts::search(&report, n, threads, &name);
+    if budget.ownership {
+        use crate::games::go::Board;
+        search.ownership = Some(
+            (0..size)
+                .flat_map(|y| (0..size).map(move |x| Board::vertex_of(x, y)))
+                .map(|v| report.ownership.get(v as usize).copied().unwrap_or(0.0))
+                .collect(),
+        );
+    }
+    analysis.search = Some(search);
     analysis
 }

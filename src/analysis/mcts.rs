@@ -54,6 +54,7 @@ pub fn search(report: &Report, n: usize, threads: usize, name: LineNames) -> Sea
         move_infos: move_infos(report, n, name),
         threat: None,
         iterations: Vec::new(),
+        ownership: None,
     }
 }
 

@@ -14,6 +14,7 @@ pub mod mcts;
 pub mod meter;
 pub mod model;
 pub mod review;
+pub mod svg;
 pub mod text;
 
 use std::time::Duration;
@@ -35,6 +36,8 @@ pub struct Budget {
     /// Candidate moves to report: five-in-a-row searches this many lines, each with its
     /// share of the budget; Go and Gana report this many of the tree's root moves.
     pub multipv: usize,
+    /// Go: report each point's expected owner (`ownership`).
+    pub ownership: bool,
 }
 
 impl Budget {

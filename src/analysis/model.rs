@@ -101,6 +101,9 @@ pub struct GameResult {
     pub winner: Option<String>,
     /// The result in words, as the text output gives it.
     pub text: String,
+    /// Five-in-a-row: the winning row's two end points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<[String; 2]>,
 }
 
 /// A score from the side to move's view.
@@ -157,6 +160,10 @@ pub struct Search {
     /// Alpha-beta: each completed iteration of the first line's search.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<Iteration>,
+    /// Go, when asked for: each point's expected owner at the end, -1 (white) to 1
+    /// (black), row by row from the top left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership: Option<Vec<f32>>,
 }
 
 /// The position's value as the search sees it.
