@@ -60,7 +60,11 @@ impl Layout {
             } else {
                 30.0
             },
-            margin: 30.0,
+            margin: if p.width.max(p.height) > 19 {
+                26.0
+            } else {
+                34.0
+            },
             squares: a.game == "gana",
         }
     }
