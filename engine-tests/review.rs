@@ -221,8 +221,10 @@ fn bad_records_and_budgets_are_errors_not_panics() {
         (vec!["review", &illegal], "move 2 (h8)"),
         (vec!["review", &corrupt], "corrupt.sgf"),
         (vec!["review", &missing], "none.sgf"),
-        (vec!["review", &good, "--time", "0ms"], "above zero"),
-        (vec!["review", &good, "--nodes", "0"], "above zero"),
+        (vec!["review", &good, "--time", "0ms"], "--time 0"),
+        (vec!["review", &good, "--nodes", "0"], "--nodes 0"),
+        (vec!["review", &good, "--depth", "1000"], "at most 100"),
+        (vec!["review", &good, "--threads", "0"], "--threads 0"),
         (
             vec!["review", &good, "--game", "chess"],
             "gomoku, go or gana",

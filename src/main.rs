@@ -394,12 +394,7 @@ fn review(
     if budget.multipv == 0 || budget.multipv > 100 {
         return Err(format!("--multipv {}: 1 to 100", budget.multipv));
     }
-    if budget.time.is_some_and(|t| t.is_zero())
-        || budget.depth == Some(0)
-        || budget.nodes == Some(0)
-    {
-        return Err("a review needs a budget above zero for each position".into());
-    }
+    budget.check(mcts)?;
     if !budget.searches() {
         budget.time = Some(std::time::Duration::from_millis(500));
     }
@@ -518,7 +513,7 @@ fn run(cli: Cli) -> Result<String, String> {
                         "--depth and --nodes are for five-in-a-row; {name} takes --time or --playouts"
                     ));
                 }
-                Ok(Budget {
+                let b = Budget {
                     time,
                     nodes: playouts,
                     threads,
@@ -526,7 +521,9 @@ fn run(cli: Cli) -> Result<String, String> {
                     // Go's picture shades the points by their expected owner.
                     ownership: picture.svg.is_some(),
                     ..Budget::default()
-                })
+                };
+                b.check(true)?;
+                Ok(b)
             };
             let analysis = if game == "gana" {
                 let budget = mcts_budget("Gana")?;
@@ -577,6 +574,7 @@ fn run(cli: Cli) -> Result<String, String> {
                     multipv,
                     ownership: false,
                 };
+                budget.check(false)?;
                 analysis::fiar::analyse(&board, &budget, &AtomicBool::new(false), progress)
             } else {
                 return Err(format!("--game {game}: gomoku, go or gana"));

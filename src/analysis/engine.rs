@@ -20,10 +20,9 @@ use crate::core::Color;
 use crate::games::fiar::Variant;
 use crate::games::fiar::record::parse_point;
 
-/// The longest a position may be searched, and the largest node and visit budgets.
+/// The longest a position may be searched.
 const MAX_TIME_S: f64 = 3600.0;
-const MAX_NODES: u64 = 1_000_000_000_000;
-const MAX_VISITS: u64 = 1_000_000_000;
+use super::{MAX_DEPTH, MAX_NODES, MAX_VISITS};
 
 /// Fields a query may carry; any other is answered with a warning.
 const FIELDS: &[&str] = &[
@@ -336,7 +335,7 @@ fn read_query(q: &Map<String, Value>) -> Result<Asked, Refusal> {
     }
     let mut budget = Budget {
         time: positive(q, "maxTime", MAX_TIME_S)?.map(Duration::from_secs_f64),
-        depth: count(q, "maxDepth", 100)?.map(|d| d as u32),
+        depth: count(q, "maxDepth", MAX_DEPTH as u64)?.map(|d| d as u32),
         nodes: if mcts {
             count(q, "maxVisits", MAX_VISITS)?
         } else {

@@ -22,6 +22,13 @@ use std::time::Duration;
 pub use input::{Input, gana_position, go_position, parse_size, position};
 pub use model::Analysis;
 
+/// The largest budgets a position takes: alpha-beta nodes, MCTS playouts, depth, and
+/// search threads.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+pub const MAX_VISITS: u64 = 1_000_000_000;
+pub const MAX_DEPTH: u32 = 100;
+pub const MAX_THREADS: usize = 1024;
+
 /// What one analysis may spend. Without a limit (no time, depth, nodes or playouts)
 /// the position is described but not searched.
 #[derive(Clone, Debug, Default)]
@@ -44,6 +51,32 @@ impl Budget {
     /// Whether the budget asks for a search at all.
     pub fn searches(&self) -> bool {
         self.time.is_some() || self.depth.is_some() || self.nodes.is_some()
+    }
+
+    /// Refuses a budget of zero or of absurd size, naming the command-line option;
+    /// `mcts`: the nodes are playouts.
+    pub fn check(&self, mcts: bool) -> Result<(), String> {
+        let nodes = if mcts { "--playouts" } else { "--nodes" };
+        if self.time.is_some_and(|t| t.is_zero()) {
+            return Err("--time 0: a search needs some time".into());
+        }
+        match self.depth {
+            Some(0) => return Err("--depth 0: at least 1".into()),
+            Some(d) if d > MAX_DEPTH => return Err(format!("--depth {d}: at most {MAX_DEPTH}")),
+            _ => {}
+        }
+        let max = if mcts { MAX_VISITS } else { MAX_NODES };
+        match self.nodes {
+            Some(0) => return Err(format!("{nodes} 0: at least 1")),
+            Some(n) if n > max => return Err(format!("{nodes} {n}: at most {max}")),
+            _ => {}
+        }
+        match self.threads {
+            Some(t) if t == 0 || t > MAX_THREADS => {
+                Err(format!("--threads {t}: 1 to {MAX_THREADS}"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The number of lines asked for, at least one.
