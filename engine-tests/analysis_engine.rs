@@ -216,3 +216,25 @@ fn terminate_stops_a_running_search_early() {
         "{answers:#?}"
     );
 }
+
+/// A line that is not UTF-8 is a malformed query like any other: it used to end the
+/// engine's reading, leaving the queries after it unanswered.
+#[test]
+fn a_line_of_raw_bytes_is_refused_and_the_engine_reads_on() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tengen"));
+    cmd.args(["analysis", "--workers", "1"]);
+    let mut input = b"\xff\xfe{\"id\":\"bad\"}\x80\n".to_vec();
+    input.extend_from_slice(b"{\"id\":\"after\",\"moves\":[\"h8\"],\"maxNodes\":200}\n");
+    let out = feed(&mut cmd, &input);
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0]["id"].is_null() && lines[0]["error"].is_string(),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1]["id"], "after");
+    assert_eq!(lines[1]["turnNumber"], 1);
+}

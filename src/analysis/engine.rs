@@ -580,15 +580,34 @@ pub fn serve(
         meter,
     };
     std::thread::scope(|s| {
-        for _ in 0..workers.max(1) {
-            s.spawn(|| worker(&shared));
+        // A search runs on its worker's own stack: the size the search threads get
+        // (2 MB overflowed on deep searches).
+        let handles: Vec<_> = (0..workers.max(1))
+            .filter_map(|_| crate::search::spawn_search(s, || worker(&shared)))
+            .collect();
+        if handles.is_empty() {
+            eprintln!("tengen: no analysis worker could start");
+            return;
         }
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            handle(&shared, &line);
+        // Lines are read as bytes: one that is no UTF-8 is answered as malformed, not
+        // taken for the end of the input.
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => handle(&shared, &String::from_utf8_lossy(&buf)),
+            }
         }
         shared.closed.store(true, Ordering::Release);
-        let _guard = shared.queue.lock();
-        shared.ready.notify_all();
+        {
+            let _guard = shared.queue.lock();
+            shared.ready.notify_all();
+        }
+        // Joined, not dropped (see `spawn_search`).
+        for h in handles {
+            let _ = h.join();
+        }
     });
 }

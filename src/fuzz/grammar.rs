@@ -1040,3 +1040,298 @@ mod tests {
         }
     }
 }
+
+// ----- The JSON analysis engine -----
+
+/// `tengen analysis` queries: mostly well-formed JSON objects of the three games with
+/// tiny budgets, with wrong types, unknown fields and values, absurd numbers, illegal
+/// moves, malformed JSON and raw bytes mixed in. Every query carries a time limit of a
+/// few milliseconds, or an invalid one that gets it refused, so no line can start a
+/// long search.
+#[derive(Default)]
+pub struct AnalysisGrammar {
+    /// Ids handed out this run, so that every query's id is new.
+    next_id: u64,
+}
+
+impl AnalysisGrammar {
+    fn id(&mut self, rng: &mut SmallRng) -> serde_json::Value {
+        use serde_json::Value;
+        self.next_id += 1;
+        let n = self.next_id;
+        match rng.random_range(0..12) {
+            0 => Value::from(n),
+            1 => Value::String(format!("{}-{n}", garbage_word(rng))),
+            2 => Value::Null,
+            3 => serde_json::json!([n]),
+            _ => Value::String(format!("q{n}")),
+        }
+    }
+
+    /// A move list: mostly a legal game (distinct points near the centre; Gana's moves
+    /// played out on a board), now and then a wrong entry or type.
+    fn moves(rng: &mut SmallRng, game: &str) -> serde_json::Value {
+        use serde_json::{Value, json};
+        let n = rng.random_range(0..12);
+        let mut list: Vec<Value> = Vec::new();
+        match game {
+            "gana" => {
+                let mut b = crate::games::gana::Board::start();
+                let mut legal = Vec::new();
+                for _ in 0..n {
+                    legal.clear();
+                    b.legal_moves(&mut legal);
+                    let Some(&m) = legal.choose(rng) else { break };
+                    list.push(Value::String(b.move_text(m)));
+                    if b.play(m).is_err() {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                let mut used = std::collections::HashSet::new();
+                while list.len() < n {
+                    let (x, y) = (rng.random_range(4..11u8), rng.random_range(4..11u8));
+                    if used.insert((x, y)) {
+                        let name = if game == "go" {
+                            format!("{}{}", (b'A' + x + (x >= 8) as u8) as char, y + 1)
+                        } else {
+                            crate::core::error::Point::new(x, y).to_string()
+                        };
+                        list.push(Value::String(name));
+                    }
+                }
+            }
+        }
+        if !list.is_empty() && rng.random_range(0..6) == 0 {
+            let i = rng.random_range(0..list.len());
+            list[i] = match rng.random_range(0..6) {
+                0 => Value::String(garbage_word(rng)),
+                1 => Value::from(7),
+                2 => Value::Null,
+                3 => json!(["X", "h8"]),
+                4 => list[0].clone(),
+                _ => Value::String("pass".into()),
+            };
+        }
+        if rng.random_range(0..8) == 0 {
+            // KataGo's form, colours alternating from black (white first in Gana).
+            let first = if game == "gana" { "W" } else { "B" };
+            let second = if game == "gana" { "B" } else { "W" };
+            list = list
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| json!([if i % 2 == 0 { first } else { second }, m]))
+                .collect();
+        }
+        match rng.random_range(0..40) {
+            0 => Value::String("h8 i9".into()),
+            1 => json!({"h8": 1}),
+            _ => Value::Array(list),
+        }
+    }
+
+    /// A query object: the game, its position, a tiny budget, now and then a bad field.
+    fn query(&mut self, rng: &mut SmallRng) -> serde_json::Map<String, serde_json::Value> {
+        use serde_json::{Value, json};
+        let mut q = serde_json::Map::new();
+        let game = *["gomoku", "gomoku", "go", "gana"].choose(rng).unwrap();
+        if rng.random_range(0..4) != 0 || game != "gomoku" {
+            q.insert("game".into(), json!(game));
+        }
+        let id = self.id(rng);
+        if rng.random_range(0..40) != 0 {
+            q.insert("id".into(), id);
+        }
+        match rng.random_range(0..10) {
+            0 => {
+                let v = ["renju", "caro", "pente", "ni-nuki-count", "chess", ""]
+                    .choose(rng)
+                    .unwrap();
+                q.insert("variant".into(), json!(v));
+            }
+            1 => {
+                q.insert(
+                    "rules".into(),
+                    json!(["japanese", "tromp-taylor", "x"].choose(rng).unwrap()),
+                );
+            }
+            2 => {
+                let s = match rng.random_range(0..6) {
+                    0 => json!(-1),
+                    1 => json!(0),
+                    2 => json!(1_000_000),
+                    3 => json!("15"),
+                    4 => json!(3),
+                    _ => json!(rng.random_range(5..26)),
+                };
+                q.insert("size".into(), s);
+            }
+            3 => {
+                q.insert("boardXSize".into(), json!(rng.random_range(4..21)));
+                q.insert("boardYSize".into(), json!(rng.random_range(4..21)));
+            }
+            4 => {
+                q.insert(
+                    "komi".into(),
+                    json!([7.5, 0.25, -1000.5, 1e9][rng.random_range(0..4)]),
+                );
+            }
+            5 => {
+                q.insert(
+                    "initialStones".into(),
+                    json!([["B", "h8"], ["W", "D4"], ["Q", "a1"]][..rng.random_range(0..4)]),
+                );
+            }
+            6 => {
+                q.insert("initialPosition".into(), json!(garbage_word(rng)));
+            }
+            _ => {}
+        }
+        let moves = Self::moves(rng, game);
+        let n = moves.as_array().map_or(0, |m| m.len());
+        q.insert("moves".into(), moves);
+        match rng.random_range(0..6) {
+            0 => {
+                let turns: Vec<Value> = (0..rng.random_range(1..4))
+                    .map(|_| json!(rng.random_range(0..=n + 1)))
+                    .collect();
+                q.insert("analyzeTurns".into(), Value::Array(turns));
+            }
+            1 => {
+                q.insert(
+                    "analyzeTurns".into(),
+                    [json!([]), json!("all"), json!([-1])][rng.random_range(0..3)].clone(),
+                );
+            }
+            _ => {}
+        }
+        // Always a time limit: a few milliseconds, or one the engine must refuse.
+        let time = match rng.random_range(0..20) {
+            0 => json!(0),
+            1 => json!(-1),
+            2 => json!(3601),
+            3 => json!("soon"),
+            4 => Value::Null,
+            _ => json!(rng.random_range(1..20) as f64 / 1000.0),
+        };
+        q.insert("maxTime".into(), time);
+        match rng.random_range(0..8) {
+            0 => {
+                q.insert(
+                    "maxNodes".into(),
+                    json!([0u64, 500, 10_000_000_000_000][rng.random_range(0..3)]),
+                );
+            }
+            1 => {
+                q.insert(
+                    "maxVisits".into(),
+                    json!([0i64, 50, -3][rng.random_range(0..3)]),
+                );
+            }
+            2 => {
+                q.insert(
+                    "maxDepth".into(),
+                    json!([0, 3, 101][rng.random_range(0..3)]),
+                );
+            }
+            3 => {
+                q.insert(
+                    "multiPV".into(),
+                    json!([0, 2, 101, -1][rng.random_range(0..4)]),
+                );
+            }
+            4 => {
+                q.insert(
+                    "reportDuringSearchEvery".into(),
+                    json!([0.001, 0.0, 1e9][rng.random_range(0..3)]),
+                );
+            }
+            5 => {
+                q.insert(
+                    "includeOwnership".into(),
+                    [json!(true), json!(false), json!(1)][rng.random_range(0..3)].clone(),
+                );
+            }
+            6 => {
+                q.insert(garbage_word(rng), json!(1));
+            }
+            _ => {}
+        }
+        q
+    }
+}
+
+impl AnalysisGrammar {
+    /// A query with only valid fields: a game, its moves, a few turns, a tiny budget.
+    fn clean_query(&mut self, rng: &mut SmallRng) -> serde_json::Map<String, serde_json::Value> {
+        use serde_json::json;
+        let mut q = serde_json::Map::new();
+        let game = *["gomoku", "go", "gana"].choose(rng).unwrap();
+        self.next_id += 1;
+        q.insert("id".into(), json!(format!("c{}", self.next_id)));
+        q.insert("game".into(), json!(game));
+        let moves = Self::moves(rng, game);
+        let n = moves.as_array().map_or(0, |m| m.len());
+        q.insert("moves".into(), moves);
+        if rng.random_range(0..3) == 0 {
+            let turns: Vec<usize> = (0..rng.random_range(1..4))
+                .map(|_| rng.random_range(0..=n))
+                .collect();
+            q.insert("analyzeTurns".into(), json!(turns));
+        }
+        q.insert(
+            "maxTime".into(),
+            json!(rng.random_range(1..20) as f64 / 1000.0),
+        );
+        if rng.random_range(0..4) == 0 {
+            q.insert("multiPV".into(), json!(rng.random_range(1..4)));
+        }
+        if rng.random_range(0..5) == 0 {
+            q.insert("reportDuringSearchEvery".into(), json!(0.002));
+        }
+        if game == "go" && rng.random_range(0..4) == 0 {
+            q.insert("includeOwnership".into(), json!(true));
+        }
+        q
+    }
+}
+
+impl Grammar for AnalysisGrammar {
+    fn session_start(&mut self) -> Vec<Line> {
+        Vec::new()
+    }
+
+    fn burst(&mut self, rng: &mut SmallRng) -> Vec<Line> {
+        let mut out = Vec::new();
+        for _ in 0..rng.random_range(1..8) {
+            let line = match rng.random_range(0..20) {
+                0 => garbage_line(rng),
+                1 => Line::text(r#"{"id":"x","moves":["h8""#),
+                2 => Line::text(["[1,2]", "\"q\"", "5", "null", "{}"][rng.random_range(0..5)]),
+                3 => {
+                    let id = self.id(rng);
+                    let action = ["query_version", "terminate", "explode"][rng.random_range(0..3)];
+                    // Only queries that no longer run are terminated: what a running one
+                    // answers after a stop is the engine tests' to check.
+                    Line::text(
+                        serde_json::json!({"id": id, "action": action, "terminateId": "gone"})
+                            .to_string(),
+                    )
+                }
+                // Half the queries are clean, so that many reach a search.
+                9..=14 => Line::text(serde_json::Value::Object(self.clean_query(rng)).to_string()),
+                _ => Line::text(serde_json::Value::Object(self.query(rng)).to_string()),
+            };
+            out.push(line);
+        }
+        // Now and then the input ends: the engine finishes and exits.
+        if rng.random_range(0..60) == 0 {
+            out.push(Line {
+                bytes: Vec::new(),
+                ends_session: true,
+            });
+        }
+        out
+    }
+}

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use grammar::{GanaGrammar, GomocupGrammar, Grammar, GtpGrammar, Line};
+use grammar::{AnalysisGrammar, GanaGrammar, GomocupGrammar, Grammar, GtpGrammar, Line};
 
 /// Which protocol to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub enum Protocol {
     Gomocup,
     Gtp,
     Gana,
+    /// The JSON-lines analysis engine (`tengen analysis`).
+    Analysis,
 }
 
 impl std::str::FromStr for Protocol {
@@ -39,7 +41,10 @@ impl std::str::FromStr for Protocol {
             "gomocup" => Ok(Protocol::Gomocup),
             "gtp" | "go" => Ok(Protocol::Gtp),
             "gana" => Ok(Protocol::Gana),
-            _ => Err(format!("unknown protocol '{s}' (gomocup, gtp, gana)")),
+            "analysis" => Ok(Protocol::Analysis),
+            _ => Err(format!(
+                "unknown protocol '{s}' (gomocup, gtp, gana, analysis)"
+            )),
         }
     }
 }
@@ -73,6 +78,7 @@ impl Protocol {
                 "--seed",
                 "1",
             ],
+            Protocol::Analysis => &["analysis", "--workers", "2", "--quiet"],
         };
         args.iter().map(|s| s.to_string()).collect()
     }
@@ -340,6 +346,7 @@ pub fn run(cfg: &Config, mut progress: impl FnMut(&Summary)) -> Summary {
         Protocol::Gtp => Box::new(GtpGrammar::new(files)),
         Protocol::Gana => Box::new(GanaGrammar::default()),
         Protocol::Gomocup => Box::new(GomocupGrammar::default()),
+        Protocol::Analysis => Box::new(AnalysisGrammar::default()),
     };
     let mut engine: Option<Engine> = None;
     let mut last_progress = Instant::now();
@@ -450,6 +457,7 @@ fn exchange(
                 }
             }
         }
+        Protocol::Analysis => analysis_replies(cfg, e, lines, sum)?,
         Protocol::Gtp | Protocol::Gana => {
             for l in lines.iter().filter(|l| gtp_expects_reply(&l.bytes)) {
                 let asked = Instant::now();
@@ -497,6 +505,107 @@ fn exchange(
     }
     if let Some(p) = e.panic_text() {
         return Err(format!("panic: {p}"));
+    }
+    Ok(())
+}
+
+/// The analysis engine's contract for one burst: every stdout line a JSON object; every
+/// line sent answered — a line that is no JSON object, or has no usable id, with one
+/// error of id null; an action with one reply; a query with one error or one final
+/// answer for each turn it asks for (warnings and partial answers besides, each naming
+/// a query of the burst). Waits until all are in.
+fn analysis_replies(
+    cfg: &Config,
+    e: &mut Engine,
+    lines: &[Line],
+    sum: &mut Summary,
+) -> Result<(), String> {
+    use serde_json::Value;
+    use std::collections::HashMap;
+    let id_of = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    // Per id: final answers still due (0 for an action's single reply).
+    let mut due: HashMap<String, usize> = HashMap::new();
+    let mut anonymous = 0usize;
+    for l in lines {
+        let text = String::from_utf8_lossy(&l.bytes);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let Ok(Value::Object(q)) = serde_json::from_str::<Value>(&text) else {
+            anonymous += 1;
+            continue;
+        };
+        let Some(id) = id_of(q.get("id")) else {
+            anonymous += 1;
+            continue;
+        };
+        let finals = if q.contains_key("action") {
+            0
+        } else {
+            q.get("analyzeTurns")
+                .and_then(Value::as_array)
+                .map_or(1, |t| t.len())
+        };
+        due.insert(id, finals);
+    }
+    let asked = Instant::now();
+    let deadline = asked + cfg.reply_timeout;
+    while anonymous > 0 || !due.is_empty() {
+        let line = e.line(deadline).map_err(|f| {
+            format!(
+                "{f} (waiting for {anonymous} anonymous errors and the ids {:?})",
+                due.keys().take(5).collect::<Vec<_>>()
+            )
+        })?;
+        let Ok(Value::Object(a)) = serde_json::from_str::<Value>(&line) else {
+            return Err(format!("not a JSON object on stdout: {line:?}"));
+        };
+        sum.replies += 1;
+        let id = match a.get("id") {
+            Some(Value::Null) | None => None,
+            v => Some(id_of(v).ok_or_else(|| format!("an answer's id is no string: {line:?}"))?),
+        };
+        let Some(id) = id else {
+            let slot = sum.time_by_command.entry("error".into()).or_default();
+            slot.0 += 1;
+            if a.contains_key("error") && anonymous > 0 {
+                anonymous -= 1;
+                continue;
+            }
+            return Err(format!("an answer without an id, not owed: {line:?}"));
+        };
+        let Some(left) = due.get_mut(&id) else {
+            return Err(format!("an answer for no query waiting: {line:?}"));
+        };
+        let kind = if a.contains_key("warning") {
+            "warning"
+        } else if a.contains_key("error") {
+            "error"
+        } else if a.get("isDuringSearch") == Some(&Value::Bool(true)) {
+            "partial answer"
+        } else if a.contains_key("turnNumber") {
+            "final answer"
+        } else {
+            "action reply"
+        };
+        let slot = sum.time_by_command.entry(kind.into()).or_default();
+        slot.0 += 1;
+        slot.1 += asked.elapsed();
+        if matches!(kind, "warning" | "partial answer") {
+            continue;
+        }
+        if a.contains_key("error") || *left <= 1 {
+            due.remove(&id);
+        } else {
+            *left -= 1;
+        }
+    }
+    if asked.elapsed() > sum.slowest_reply.0 {
+        sum.slowest_reply = (asked.elapsed(), format!("a burst of {} lines", lines.len()));
     }
     Ok(())
 }
