@@ -236,15 +236,26 @@ pub fn position(a: &Analysis, style: &Style) -> String {
             }
         }
     }
-    if let Some((x, y)) = p.moves.last().and_then(|m| locate(a, m))
-        && a.game != "gana"
-    {
+    if let Some((x, y)) = p.moves.last().and_then(|m| locate(a, m)) {
         let (cx, cy) = l.center(x, y);
-        let _ = writeln!(
-            s,
-            r#"<circle class="last" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="{MARK}" stroke-width="2"/>"#,
-            radius * 0.55
-        );
+        if l.squares {
+            // Gana: the square the last move left, framed (its text names no other).
+            let half = l.cell / 2.0 - 2.0;
+            let _ = writeln!(
+                s,
+                r#"<rect class="last" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="{MARK}" stroke-width="3"/>"#,
+                cx - half,
+                cy - half,
+                2.0 * half,
+                2.0 * half
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                r#"<circle class="last" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="{MARK}" stroke-width="2"/>"#,
+                radius * 0.55
+            );
+        }
     }
     for f in &p.forbidden {
         if let Some((x, y)) = locate(a, &f.point) {
