@@ -276,6 +276,22 @@ fn gana_shows_its_stacks_and_kings() {
         checked, [true; 3],
         "black, white and empty squares all seen"
     );
+    // After a move, the square it left is framed.
+    let mut b = start.clone();
+    let mut legal = Vec::new();
+    b.legal_moves(&mut legal);
+    let mv = b.move_text(legal[0]);
+    b.play(legal[0]).unwrap();
+    let record = format!("{}\n{mv}\n", start.to_text().unwrap());
+    let after = analysed(&record, Some("gana"), &Budget::default());
+    let pic = Picture::of(&after, &Style::default());
+    assert!(
+        red(pic.at(&after, &mv, -0.45, 0.0)),
+        "the frame of {mv}'s square"
+    );
+    let before = Picture::of(&a, &Style::default());
+    let c = before.at(&a, &mv, -0.45, 0.0);
+    assert!(!red(c), "no frame before any move: {mv} {c:?}");
     let text = svg::position(&a, &Style::default());
     let kings = Color::BOTH
         .iter()
