@@ -164,6 +164,8 @@ fn any_board_size_and_shape_is_drawn_to_scale() {
         ("(;GM[4]SZ[5];B[cc])", 5, 5),
         ("(;GM[4]SZ[20:12];B[aa];W[tl])", 20, 12),
         ("(;GM[4]SZ[32];B[FF])", 32, 32),
+        ("(;GM[1]SZ[2];B[aa];W[bb])", 2, 2),
+        ("(;GM[1]SZ[25];B[aa];W[yy];B[mm])", 25, 25),
     ] {
         let a = analysed(record, None, &Budget::default());
         let l = Layout::of(&a);
