@@ -245,3 +245,34 @@ fn bad_records_and_budgets_are_errors_not_panics() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn several_records_are_reviewed_in_one_run_each_annotated_beside_itself() {
+    let dir = scratch("batch");
+    let a = dir.join("a.txt");
+    let b = dir.join("b.sgf");
+    std::fs::write(&a, "h8 i9 h9").unwrap();
+    std::fs::write(&b, "(;GM[1]SZ[9];B[ee];W[cc])").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (code, out, err) = tengen(&["review", a, b, "--json", "--threads", "1", "--time", "50ms"]);
+    assert_eq!(code, 0, "{err}");
+    let reviews: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(reviews.len(), 2, "{out}");
+    assert_eq!(reviews[0]["game"], "gomoku");
+    assert_eq!(reviews[1]["game"], "go");
+    assert!(dir.join("a-review.sgf").exists() && dir.join("b-review.sgf").exists());
+    // One output file cannot hold two records; a bad record stops the run before any
+    // search, naming the file.
+    let (code, _, err) = tengen(&["review", a, b, "--out", "x.sgf"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--out"), "{err}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "h8 h8").unwrap();
+    let (code, out, err) = tengen(&["review", a, bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.txt") && out.is_empty(), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -113,9 +113,11 @@ enum Command {
     /// Gana's own record with comments) and print a summary for each player.
     #[command(alias = "analyse-game")]
     Review {
-        /// The record: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move
-        /// list, or a Gana record (a position line, then the moves)
-        file: PathBuf,
+        /// The records: SGF (GM[4] five-in-a-row or GM[1] Go), Piskvork PSQ, a move
+        /// list, or a Gana record (a position line, then the moves); several are
+        /// reviewed one after another, each annotated beside itself
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Game: gomoku, go or gana (default: read from the record)
         #[arg(long)]
         game: Option<String>,
@@ -139,11 +141,12 @@ enum Command {
         /// second finds the only good moves)
         #[arg(long, default_value_t = 2)]
         multipv: usize,
-        /// The annotated record (default: beside the record, NAME-review.sgf, or .txt
-        /// for Gana; "-" for stdout)
+        /// The annotated record (default: beside each record, NAME-review.sgf, or .txt
+        /// for Gana; "-" for stdout); one record only
         #[arg(long, short)]
         out: Option<PathBuf>,
-        /// Print the review as JSON instead of the summary
+        /// Print the review as JSON instead of the summary (several records: one JSON
+        /// object a line)
         #[arg(long)]
         json: bool,
         /// The final position as SVG in FILE (stones numbered), and the evaluation graph
@@ -363,104 +366,135 @@ struct ReviewOutput {
 /// `tengen review`: reads the record, reviews it with progress on a terminal, writes
 /// the annotated record and returns the summary (or the JSON).
 fn review(
-    file: &std::path::Path,
+    files: &[PathBuf],
     hints: &analysis::game::Hints,
-    mut budget: Budget,
+    budget: Budget,
     playouts: Option<u64>,
     to: ReviewOutput,
 ) -> Result<String, String> {
+    use analysis::game::Game;
     let ReviewOutput {
         out,
         svg,
         json,
         quiet,
     } = to;
-    use analysis::game::Game;
-    let text =
-        tengen::core::files::read_record(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let game = Game::read(&text, hints).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mcts = game.name() != "gomoku";
-    if mcts {
-        if budget.depth.is_some() || budget.nodes.is_some() {
-            return Err(
-                "--depth and --nodes are for five-in-a-row; Go and Gana take --time or --playouts"
-                    .into(),
-            );
-        }
-        budget.nodes = playouts;
-    } else if playouts.is_some() {
-        return Err("--playouts is for Go and Gana; five-in-a-row takes --nodes".into());
-    }
-    if budget.multipv == 0 || budget.multipv > 100 {
-        return Err(format!("--multipv {}: 1 to 100", budget.multipv));
-    }
-    budget.check(mcts)?;
-    if !budget.searches() {
-        budget.time = Some(std::time::Duration::from_millis(500));
+    if files.len() > 1 && (out.is_some() || svg.is_some()) {
+        return Err(
+            "--out and --svg name one file: with several records, each annotated record goes beside its own"
+                .into(),
+        );
     }
     if json && out.as_deref().is_some_and(|o| o.as_os_str() == "-") {
         return Err("--json and --out - both want stdout: write the record to a file".into());
     }
-    let out = out.unwrap_or_else(|| {
-        let stem = file
-            .file_stem()
-            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
-        let ext = if game.name() == "gana" { "txt" } else { "sgf" };
-        file.with_file_name(format!("{stem}-review.{ext}"))
-    });
-    let meter = analysis::meter::Meter::positions(game.moves().len() as u64 + 1, quiet);
+    if budget.multipv == 0 || budget.multipv > 100 {
+        return Err(format!("--multipv {}: 1 to 100", budget.multipv));
+    }
+    // Every record is read and checked before any is analysed: a bad file ends the run
+    // at once, not after hours of the others.
+    let mut games = Vec::new();
+    for file in files {
+        let text = tengen::core::files::read_record(file)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let game = Game::read(&text, hints).map_err(|e| format!("{}: {e}", file.display()))?;
+        let mut b = budget.clone();
+        if game.name() != "gomoku" {
+            if b.depth.is_some() || b.nodes.is_some() {
+                return Err(format!(
+                    "{}: --depth and --nodes are for five-in-a-row; Go and Gana take --time or --playouts",
+                    file.display()
+                ));
+            }
+            b.nodes = playouts;
+        } else if playouts.is_some() {
+            return Err(format!(
+                "{}: --playouts is for Go and Gana; five-in-a-row takes --nodes",
+                file.display()
+            ));
+        }
+        b.check(game.name() != "gomoku")?;
+        if !b.searches() {
+            b.time = Some(std::time::Duration::from_millis(500));
+        }
+        games.push((file, game, b));
+    }
+    let total: usize = games.iter().map(|(_, g, _)| g.moves().len() + 1).sum();
+    let meter = analysis::meter::Meter::positions(total as u64, quiet);
     let show = |s: &analysis::model::Search| meter.show(s);
     let watch = analysis::Progress {
         every: analysis::meter::EVERY,
         send: &show,
     };
-    let r = analysis::review::review(
-        &game,
-        &budget,
-        &AtomicBool::new(false),
-        meter.is_on().then_some(&watch),
-        &|_, _, _| meter.advance(1),
-    )
-    .map_err(|e| e.to_string())?;
-    meter.finish();
-    if let Some(path) = &svg {
-        if let Some(last) = r.positions.last() {
-            let style = analysis::svg::Style {
-                numbers: true,
-                candidates: 0,
-            };
-            write_file(path, &analysis::svg::position(last, &style))?;
+    let mut report = String::new();
+    for (file, game, b) in &games {
+        let r = analysis::review::review(
+            game,
+            b,
+            &AtomicBool::new(false),
+            meter.is_on().then_some(&watch),
+            &|_, _, _| meter.advance(1),
+        )
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+        if let Some(path) = &svg {
+            if let Some(last) = r.positions.last() {
+                let style = analysis::svg::Style {
+                    numbers: true,
+                    candidates: 0,
+                };
+                write_file(path, &analysis::svg::position(last, &style))?;
+            }
+            let stem = path
+                .file_stem()
+                .map_or("review".into(), |s| s.to_string_lossy().into_owned());
+            write_file(
+                &path.with_file_name(format!("{stem}-graph.svg")),
+                &analysis::svg::graph(&r),
+            )?;
         }
-        let stem = path
-            .file_stem()
-            .map_or("review".into(), |s| s.to_string_lossy().into_owned());
-        write_file(
-            &path.with_file_name(format!("{stem}-graph.svg")),
-            &analysis::svg::graph(&r),
-        )?;
+        let record = analysis::annotate::annotated(game, &r);
+        let beside = || {
+            let stem = file
+                .file_stem()
+                .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+            let ext = if game.name() == "gana" { "txt" } else { "sgf" };
+            file.with_file_name(format!("{stem}-review.{ext}"))
+        };
+        let target = out.clone().unwrap_or_else(beside);
+        let written = if target.as_os_str() == "-" {
+            emit(record.trim_end());
+            None
+        } else {
+            write_file(&target, &record)?;
+            Some(target)
+        };
+        if json {
+            let one = if games.len() > 1 {
+                // Several reviews: one JSON object a line.
+                serde_json::to_string(&r)
+            } else {
+                serde_json::to_string_pretty(&r)
+            };
+            report.push_str(&one.map_err(|e| format!("cannot write the JSON: {e}"))?);
+            report.push('\n');
+        } else {
+            let mut s = String::new();
+            if games.len() > 1 {
+                s.push_str(&format!("== {}\n", file.display()));
+            }
+            s.push_str(&analysis::text::review(&r));
+            match written {
+                Some(p) => {
+                    s.push_str(&format!("annotated record: {}\n", p.display()));
+                    report.push_str(&s);
+                }
+                // The record has stdout.
+                None => eprint!("{s}"),
+            }
+        }
     }
-    let record = analysis::annotate::annotated(&game, &r);
-    let written = if out.as_os_str() == "-" {
-        emit(record.trim_end());
-        None
-    } else {
-        write_file(&out, &record)?;
-        Some(out)
-    };
-    if json {
-        let mut s =
-            serde_json::to_string_pretty(&r).map_err(|e| format!("cannot write the JSON: {e}"))?;
-        s.push('\n');
-        Ok(s)
-    } else if let Some(p) = written {
-        let mut s = analysis::text::review(&r);
-        s.push_str(&format!("annotated record: {}\n", p.display()));
-        Ok(s)
-    } else {
-        // The record has stdout.
-        eprint!("{}", analysis::text::review(&r));
-        Ok(String::new())
-    }
+    meter.finish();
+    Ok(report)
 }
 
 fn run(cli: Cli) -> Result<String, String> {
@@ -599,7 +633,7 @@ fn run(cli: Cli) -> Result<String, String> {
             }
         }
         Command::Review {
-            file,
+            files,
             game,
             variant: v,
             size,
@@ -647,7 +681,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 json,
                 quiet,
             };
-            review(&file, &hints, budget, playouts, to)
+            review(&files, &hints, budget, playouts, to)
         }
         Command::Match {
             engine1,
