@@ -51,7 +51,7 @@ const FIELDS: &[&str] = &[
 ];
 
 /// A query's id as the answers carry it: a string, or a number written as one.
-fn id_of(v: &Value) -> Option<String> {
+pub(crate) fn id_of(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),

@@ -204,23 +204,12 @@ impl Game {
         };
         let game = match kind {
             "gomoku" => {
-                use crate::games::fiar::{Board, Variant, record::Record};
+                use crate::games::fiar::{Variant, record::Record};
                 let v = hints.variant.unwrap_or(Variant::Freestyle);
                 let (w, h) = hints.size.unwrap_or((v.default_size(), v.default_size()));
                 let rec = Record::read(text, w, h).map_err(|e| e.to_string())?;
                 let variant = hints.variant.or(rec.variant).unwrap_or(v);
-                let start = if rec.setup.is_empty() {
-                    Board::with_size(variant, rec.width, rec.height)
-                } else {
-                    Board::from_stones(
-                        variant,
-                        rec.width,
-                        rec.height,
-                        &rec.setup,
-                        crate::engine::fiar::first_mover(&rec.setup),
-                    )
-                }
-                .map_err(|e| e.to_string())?;
+                let start = rec.start(variant).map_err(|e| e.to_string())?;
                 Game::Gomoku {
                     start: Box::new(start),
                     moves: rec.moves.iter().map(|m| m.to_string()).collect(),

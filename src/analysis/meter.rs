@@ -110,12 +110,16 @@ pub fn describe(s: &Search) -> String {
     if let Some(d) = s.depth {
         out.push_str(&format!("depth {d}, "));
     }
-    let (n, unit) = if s.depth.is_some() {
-        (s.nodes, "nodes")
+    let unit = if s.depth.is_some() {
+        "nodes"
     } else {
-        (s.nodes, "playouts")
+        "playouts"
     };
-    out.push_str(&format!("{} {unit}, best {}", human(n), s.root_info.best));
+    out.push_str(&format!(
+        "{} {unit}, best {}",
+        human(s.nodes),
+        s.root_info.best
+    ));
     if let Some(score) = s.root_info.score {
         out.push_str(&format!(" {score}"));
     }

@@ -522,11 +522,8 @@ fn analysis_replies(
 ) -> Result<(), String> {
     use serde_json::Value;
     use std::collections::HashMap;
-    let id_of = |v: Option<&Value>| match v {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
-    };
+    // Ids as the engine reads them.
+    let id_of = |v: Option<&Value>| v.and_then(crate::analysis::engine::id_of);
     // Per id: final answers still due (0 for an action's single reply).
     let mut due: HashMap<String, usize> = HashMap::new();
     let mut anonymous = 0usize;

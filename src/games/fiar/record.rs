@@ -94,11 +94,11 @@ impl Record {
         self.lines.push(line);
     }
 
-    /// Plays the record on a new board of `variant`; an illegal move is an error naming
-    /// its line and number.
-    pub fn replay(&self, variant: Variant) -> Result<Board, RuleError> {
-        let mut board = if self.setup.is_empty() {
-            Board::with_size(variant, self.width, self.height)?
+    /// The record's board before its moves: empty, or its set-up stones with the side
+    /// to move their count implies.
+    pub fn start(&self, variant: Variant) -> Result<Board, RuleError> {
+        if self.setup.is_empty() {
+            Board::with_size(variant, self.width, self.height)
         } else {
             let blacks = self.setup.iter().filter(|s| s.1 == Color::Black).count();
             let to_move = if blacks > self.setup.len() - blacks {
@@ -106,8 +106,14 @@ impl Record {
             } else {
                 Color::Black
             };
-            Board::from_stones(variant, self.width, self.height, &self.setup, to_move)?
-        };
+            Board::from_stones(variant, self.width, self.height, &self.setup, to_move)
+        }
+    }
+
+    /// Plays the record on a new board of `variant`; an illegal move is an error naming
+    /// its line and number.
+    pub fn replay(&self, variant: Variant) -> Result<Board, RuleError> {
+        let mut board = self.start(variant)?;
         for (i, &mv) in self.moves.iter().enumerate() {
             board.play(mv).map_err(|e| {
                 let line = self.lines.get(i).copied().unwrap_or(0);
