@@ -210,8 +210,12 @@ fn log_search(r: &Report, size: usize) {
             )
         })
         .collect();
+    let collected = match r.collections {
+        0 => String::new(),
+        n => format!("; the full tree pruned {n} time(s)"),
+    };
     eprintln!(
-        "tengen: {} playouts in {:.2} s ({:.0}/s); {}",
+        "tengen: {} playouts in {:.2} s ({:.0}/s); {}{collected}",
         r.playouts,
         secs,
         r.playouts as f64 / secs,

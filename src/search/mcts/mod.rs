@@ -108,6 +108,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Per point (as [`Game::add_ownership`] indexes), black's ownership -1..=1.
     pub ownership: Vec<f32>,
+    /// How often the arena filled and the tree was collected ([`Tree::collect`]).
+    pub collections: u32,
 }
 
 impl Report {
@@ -133,6 +135,9 @@ pub struct Mcts {
     own_samples: AtomicU64,
     /// Changes every search, so that repeated searches of one position differ.
     seed: u64,
+    /// Held (shared) by each helper thread's simulation, and exclusively while the main
+    /// thread collects the tree, which no thread may descend meanwhile.
+    gate: std::sync::RwLock<()>,
 }
 
 impl Mcts {
@@ -144,6 +149,7 @@ impl Mcts {
             own: (0..points).map(|_| AtomicI64::new(0)).collect(),
             own_samples: AtomicU64::new(0),
             seed: 0x7e46e4,
+            gate: std::sync::RwLock::new(()),
         }
     }
 
@@ -208,20 +214,24 @@ impl Mcts {
         let playouts = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let this = &*self;
-        std::thread::scope(|s| {
+        let collections = std::thread::scope(|s| {
             let mut helpers = crate::search::Helpers::new(&done);
             for t in 1..threads.max(1) {
                 let (playouts, done) = (&playouts, &done);
                 helpers.spawn(s, move || {
                     let mut w = Worker::new::<G>(seed ^ (t as u64) << 32);
                     while !done.load(Relaxed) && !stop.load(Relaxed) {
+                        let pass = this.gate.read().unwrap_or_else(|e| e.into_inner());
                         w.simulate(this, root);
+                        drop(pass);
                         playouts.fetch_add(1, Relaxed);
                     }
                 });
             }
             let mut w = Worker::new::<G>(seed);
             let mut last_report = Instant::now();
+            let capacity = this.tree.capacity();
+            let mut collections = 0;
             loop {
                 w.simulate(this, root);
                 let n = playouts.fetch_add(1, Relaxed) + 1;
@@ -229,6 +239,13 @@ impl Mcts {
                     break;
                 }
                 if n.is_multiple_of(16) {
+                    // A full arena would leave every new node a leaf and the search
+                    // would stop deepening: keep the well-visited half before it fills.
+                    if this.tree.used() >= capacity - capacity / 8 {
+                        let _all = this.gate.write().unwrap_or_else(|e| e.into_inner());
+                        this.tree.collect(capacity / 2);
+                        collections += 1;
+                    }
                     let now = Instant::now();
                     if limits.deadline.is_some_and(|d| now >= d) {
                         break;
@@ -249,9 +266,12 @@ impl Mcts {
                 }
             }
             helpers.finish();
+            collections
         });
         let n = playouts.load(Relaxed);
-        self.report(n, start.elapsed())
+        let mut report = self.report(n, start.elapsed());
+        report.collections = collections;
+        report
     }
 
     /// Whether the most visited root move stays first whatever the rest of the time
@@ -322,6 +342,7 @@ impl Mcts {
             playouts,
             elapsed,
             ownership,
+            collections: 0,
         }
     }
 }
@@ -490,5 +511,42 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go::GoState;
+    use super::*;
+    use crate::games::go::Board;
+
+    /// A search longer than its arena holds prunes the tree and keeps deepening.
+    #[test]
+    fn a_search_past_a_full_arena_keeps_growing_its_tree() {
+        let state = GoState::new(Board::new(9).unwrap(), 7.0, false, Vec::new());
+        let mut m = Mcts::new(4096, 0);
+        let stop = AtomicBool::new(false);
+        let limits = |n| Limits {
+            playouts: Some(n),
+            ..Limits::default()
+        };
+        let first = m.search(&state, &limits(3_000), 1, &stop, &Quiet);
+        let later = m.search(&state, &limits(30_000), 1, &stop, &Quiet);
+        assert!(later.collections > 0, "the arena filled");
+        assert!(m.tree.used() <= m.tree.capacity());
+        let (a, b) = (first.best().unwrap(), later.best().unwrap());
+        assert!(
+            b.visits > 2 * a.visits,
+            "the top move kept gaining visits: {} then {}",
+            a.visits,
+            b.visits
+        );
+        let deepest = |r: &Report| r.moves.iter().map(|s| s.pv.len()).max().unwrap();
+        assert!(
+            deepest(&later) > deepest(&first),
+            "lines deepen: {} then {}",
+            deepest(&first),
+            deepest(&later)
+        );
     }
 }

@@ -77,12 +77,13 @@ impl Node {
     }
 }
 
-/// The arena. Nodes are handed out by bumping a counter and never freed one by one: the
-/// arena is emptied when a new search cannot reuse the old tree.
+/// The arena. Nodes are handed out by bumping a counter and never freed one by one:
+/// when it fills, [`Tree::collect`] keeps the well-visited part of the tree and packs it
+/// at the front; a new search that cannot reuse the old tree empties it.
 pub struct Tree {
     nodes: Box<[Node]>,
     used: AtomicUsize,
-    root: NodeId,
+    root: AtomicU32,
 }
 
 impl Tree {
@@ -105,7 +106,7 @@ impl Tree {
         let t = Tree {
             nodes,
             used: AtomicUsize::new(1),
-            root: 0,
+            root: AtomicU32::new(0),
         };
         t.nodes[0].reset(0, 0.5);
         t
@@ -128,7 +129,7 @@ impl Tree {
 
     #[inline]
     pub fn root(&self) -> NodeId {
-        self.root
+        self.root.load(Relaxed)
     }
 
     #[inline]
@@ -139,7 +140,7 @@ impl Tree {
     /// Forgets everything: one fresh root.
     pub fn clear(&mut self) {
         self.used.store(1, Relaxed);
-        self.root = 0;
+        self.root.store(0, Relaxed);
         self.nodes[0].reset(0, 0.5);
     }
 
@@ -153,16 +154,72 @@ impl Tree {
             return false;
         };
         if self.used() < self.capacity() / 2 {
-            self.root = c;
+            self.root.store(c, Relaxed);
             return true;
         }
+        self.pack(c, 0);
+        true
+    }
+
+    /// Frees the least visited part of the tree when the arena fills: the children of
+    /// every node with fewer than some number of visits are dropped (the node becomes a
+    /// leaf again, to be expanded afresh if the search comes back), the number chosen so
+    /// that at most `keep` nodes remain, and the rest is packed at the front. The root's
+    /// children always stay. Returns the visits a node needed to keep its children.
+    ///
+    /// No thread may descend the tree meanwhile (the search pauses its threads).
+    pub fn collect(&self, keep: usize) -> u32 {
+        // Visits decrease down the tree, so "every expanded node with at least t visits"
+        // is a subtree hanging from the root, whose size is one plus those nodes'
+        // children: sort the expanded nodes by visits and take them while they fit.
+        let root = self.root();
+        let mut expanded: Vec<(u32, u32)> = Vec::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            let kids = self.children(id);
+            if !kids.is_empty() {
+                let v = if id == root {
+                    u32::MAX
+                } else {
+                    self.node(id).visits()
+                };
+                expanded.push((v, kids.len() as u32));
+                stack.extend(kids);
+            }
+        }
+        expanded.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        let mut kept = 1usize;
+        let mut threshold = u32::MAX;
+        for (i, &(v, n)) in expanded.iter().enumerate() {
+            if kept + n as usize > keep && i > 0 {
+                // Nodes with equal visits go together or not at all.
+                threshold = v.saturating_add(1);
+                break;
+            }
+            kept += n as usize;
+            threshold = v;
+        }
+        drop(expanded);
+        self.pack(root, threshold);
+        threshold
+    }
+
+    /// Moves the subtree of `top` to the front of the arena (`top` becomes the root),
+    /// keeping the children only of `top` and of the nodes with at least `min_visits`
+    /// visits, and frees the rest.
+    fn pack(&self, top: NodeId, min_visits: u32) {
         // The kept nodes in breadth-first order, each expanded node's children one block
         // after the nodes placed before them; copied out before any is written over.
-        let mut order = vec![c];
+        let mut order = vec![top];
         let mut first_new = Vec::new();
         let mut i = 0;
         while i < order.len() {
-            let kids = self.children(order[i]);
+            let id = order[i];
+            let kids = if id == top || self.node(id).visits() >= min_visits {
+                self.children(id)
+            } else {
+                0..0
+            };
             first_new.push(if kids.is_empty() {
                 NO_NODE
             } else {
@@ -193,6 +250,8 @@ impl Tree {
                 ]
             })
             .collect();
+        drop(order);
+        drop(first_new);
         for (n, c) in self.nodes.iter().zip(&copies) {
             n.mv.store(c[0], Relaxed);
             n.prior.store(c[1], Relaxed);
@@ -206,8 +265,7 @@ impl Tree {
                 .store(if c[6] == NO_NODE { LEAF } else { EXPANDED }, Release);
         }
         self.used.store(copies.len(), Relaxed);
-        self.root = 0;
-        true
+        self.root.store(0, Relaxed);
     }
 
     /// The children of `id` (empty before expansion).
@@ -290,5 +348,59 @@ mod tests {
         assert_eq!(t.root(), g);
         assert!(!t.reroot(None));
         assert_eq!(t.used(), 1);
+    }
+
+    #[test]
+    fn collecting_keeps_the_well_visited_nodes_children_and_packs_them() {
+        let t = Tree::new(1024);
+        let root = t.root();
+        t.node(root).visits.store(100, Relaxed);
+        assert!(t.expand(root, &[(1, 0.5), (2, 0.5), (3, 0.5)]));
+        let (a, b, c) = (
+            t.find_child(root, 1).unwrap(),
+            t.find_child(root, 2).unwrap(),
+            t.find_child(root, 3).unwrap(),
+        );
+        // a: well visited, its children kept; b and c: a few visits, theirs dropped.
+        t.node(a).visits.store(80, Relaxed);
+        t.node(a).wins.store(30 * UNIT as u32, Relaxed);
+        t.node(b).visits.store(15, Relaxed);
+        t.node(c).visits.store(5, Relaxed);
+        assert!(t.expand(a, &vec![(10, 0.4); 100]));
+        assert!(t.expand(b, &vec![(20, 0.4); 300]));
+        assert!(t.expand(c, &vec![(30, 0.4); 300]));
+        let grandchild = t.find_child(a, 10).unwrap();
+        assert!(t.expand(grandchild, &vec![(40, 0.4); 50]));
+        t.node(grandchild).visits.store(60, Relaxed);
+        assert_eq!(t.used(), 1 + 3 + 100 + 300 + 300 + 50);
+        // Room for the root's three, a's hundred and the grandchild's fifty: b (15
+        // visits) and c lose theirs.
+        let threshold = t.collect(200);
+        assert_eq!(
+            threshold, 16,
+            "nodes with 16 visits or more keep their children"
+        );
+        assert_eq!(t.used(), 1 + 3 + 100 + 50);
+        let r = t.root();
+        assert_eq!(r, 0);
+        let moves: Vec<u32> = t.children(r).map(|k| t.node(k).mv()).collect();
+        assert_eq!(moves, [1, 2, 3], "the root keeps all its children");
+        let a = t.find_child(r, 1).unwrap();
+        assert_eq!(
+            (t.node(a).visits(), t.node(a).win_rate()),
+            (80, Some(30.0 / 80.0))
+        );
+        assert_eq!(t.children(a).len(), 100);
+        let g = t.find_child(a, 10).unwrap();
+        assert_eq!(t.children(g).len(), 50);
+        let b = t.find_child(r, 2).unwrap();
+        assert!(!t.node(b).is_expanded(), "a dropped node is a leaf again");
+        assert_eq!(t.node(b).visits(), 15, "and keeps its own statistics");
+        // It can be expanded again in the freed space.
+        assert!(t.expand(b, &vec![(20, 0.4); 300]));
+        // Everything fits: nothing is dropped.
+        let used = t.used();
+        t.collect(1024);
+        assert_eq!(t.used(), used);
     }
 }
