@@ -478,3 +478,57 @@ fn the_search_tree_stays_within_its_memory_setting() {
     e.send("tengen-memory 4");
     assert!(e.line().starts_with("? memory must be"));
 }
+
+/// Lizzie 0.7.4 reads the number after the first dot of `version` as a Leela Zero
+/// version and, below 15, stops at a dialog ("Lizzie requires version 0.15 or later of
+/// Leela Zero"). Tengen's versions are 0.N.P with N the number of the project's resolved
+/// issues (README, "Versions"), 15 and up.
+#[test]
+fn name_and_version_are_what_guis_read() {
+    let out = run_all(&[], b"name\nversion\n");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(out, format!("= Tengen\n\n= {version}\n\n"));
+    let parts: Vec<u32> = version.split('.').map(|p| p.parse().unwrap()).collect();
+    assert_eq!(parts.len(), 3, "major.minor.patch");
+    assert!(parts[1] >= 15, "Lizzie refuses a minor version below 15");
+}
+
+/// The priors GUIs draw as the policy are a distribution over the legal moves: shown
+/// all (`minmoves`, `maxmoves`), they sum to 1 (lz-analyze in ten-thousandths, kata-analyze as
+/// fractions), and capturing a stone in atari has the largest.
+#[test]
+fn analysis_priors_sum_to_one_over_the_moves() {
+    let mut e = Live::start();
+    e.send("boardsize 9");
+    e.line();
+    e.line();
+    // White's e6 is left one liberty, e5; black to move.
+    for mv in ["b d6", "w e6", "b f6", "w a1", "b e7", "w b1"] {
+        e.send(&format!("play {mv}"));
+        e.line();
+        e.line();
+    }
+    for (cmd, scale) in [
+        ("lz-analyze b 10 minmoves 200 maxmoves 200", 10000.0),
+        ("kata-analyze b 10 minmoves 200 maxmoves 200", 1.0),
+    ] {
+        e.send(cmd);
+        assert_eq!(e.line(), "=");
+        let l = e.line();
+        let moves: Vec<(&str, f32)> = l
+            .split("info move ")
+            .skip(1)
+            .map(|m| {
+                let prior: f32 = field(m, "prior").parse().unwrap();
+                (m.split_whitespace().next().unwrap(), prior / scale)
+            })
+            .collect();
+        assert!(moves.len() >= 70, "every legal move shown: {}", moves.len());
+        let sum: f32 = moves.iter().map(|m| m.1).sum();
+        assert!((sum - 1.0).abs() < 0.01, "{cmd}: priors sum to {sum}");
+        let top = moves.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(top.0, "E5", "{cmd}: the capture leads the policy");
+        e.send("");
+        while !e.line().is_empty() {}
+    }
+}

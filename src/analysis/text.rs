@@ -129,7 +129,7 @@ fn mcts_search(r: &Search, s: &mut String, to_move: &str) {
         secs,
         r.nodes as f64 / secs
     );
-    let _ = writeln!(s, "move    visits   win%  prior  line");
+    let _ = writeln!(s, "move    visits   win% prior%  line");
     for m in r.move_infos.iter().take(10) {
         mcts_row(m, s);
     }
@@ -146,11 +146,11 @@ fn mcts_search(r: &Search, s: &mut String, to_move: &str) {
 fn mcts_row(m: &MoveInfo, s: &mut String) {
     let _ = writeln!(
         s,
-        "{:<7} {:>6} {:>6.1} {:>6.2}  {}",
+        "{:<7} {:>6} {:>6.1} {:>6.1}  {}",
         m.mv,
         m.visits.unwrap_or(0),
         m.winrate.unwrap_or(0.0) * 100.0,
-        m.prior.unwrap_or(0.0),
+        m.prior.unwrap_or(0.0) * 100.0,
         m.pv.join(" ")
     );
 }
