@@ -320,6 +320,10 @@ enum Command {
         /// one machine need; `tengen-ponder on|off` changes it)
         #[arg(long)]
         ponder: bool,
+        /// Tree-search tuning, for matches between settings:
+        /// `prior_visits=20,rave_equiv=1500,exploration=0.15,expand_at=2` (any of them)
+        #[arg(long)]
+        mcts: Option<String>,
     },
 }
 
@@ -899,9 +903,15 @@ fn run(cli: Cli) -> Result<String, String> {
             seed,
             greedy,
             ponder,
+            mcts,
         } => {
+            let tune = |params: &mut tengen::search::mcts::Params| match &mcts {
+                Some(m) => params.set(m).map_err(|e| format!("--mcts: {e}")),
+                None => Ok(()),
+            };
             if game == "gana" {
                 let mut engine = tengen::engine::GanaEngine::new();
+                tune(engine.params_mut())?;
                 if let Some(t) = threads {
                     engine.set_threads(t);
                 }
@@ -933,6 +943,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let rules: tengen::games::go::Rules = rules.parse().map_err(|e| format!("{e}"))?;
             let mut engine = tengen::engine::GoEngine::new(size, rules)
                 .map_err(|_| format!("board size {size}: 2 to 25"))?;
+            tune(engine.params_mut())?;
             if let Some(t) = threads {
                 engine.set_threads(t);
             }

@@ -100,6 +100,11 @@ impl GanaEngine {
         self.tree_side = None;
     }
 
+    /// The tree search's tuning (the `--mcts` option).
+    pub fn params_mut(&mut self) -> &mut crate::search::mcts::Params {
+        &mut self.mcts.params
+    }
+
     pub fn set_seed(&mut self, seed: u64) {
         self.mcts.set_seed(seed);
         self.rng = rand::SeedableRng::seed_from_u64(seed);

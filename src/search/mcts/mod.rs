@@ -68,6 +68,38 @@ pub struct Params {
     pub expand_at: u32,
 }
 
+impl Params {
+    /// Sets the parameters named in `settings` (`prior_visits=20,rave_equiv=3000,…`):
+    /// the `--mcts` option, for tuning matches.
+    pub fn set(&mut self, settings: &str) -> Result<(), String> {
+        for item in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("'{item}': expected NAME=VALUE"))?;
+            let number = |max: f32| -> Result<f32, String> {
+                value
+                    .trim()
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (0.0..=max).contains(v))
+                    .ok_or_else(|| format!("{key}: a number from 0 to {max}"))
+            };
+            match key.trim() {
+                "prior_visits" => self.prior_visits = number(1e6)?,
+                "rave_equiv" => self.rave_equiv = number(1e9)?.max(1.0),
+                "exploration" => self.exploration = number(10.0)?,
+                "expand_at" => self.expand_at = number(1e6)? as u32,
+                other => {
+                    return Err(format!(
+                        "unknown parameter '{other}' (prior_visits, rave_equiv, exploration, expand_at)"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for Params {
     fn default() -> Params {
         Params {
