@@ -60,18 +60,22 @@ fn every_engine_failure_loses_with_its_reason_and_the_tournament_goes_on() {
             "--results",
             results.to_str().unwrap(),
         ]));
-        if game == "go" {
-            args.extend(s(&["--size", "5", "--tc", "0+0.3x1"]));
+        // GTP counts whole seconds: Go's moves get one (its fake engines answer at
+        // once or never), Gomocup's 0.3 s.
+        let limit = if game == "go" {
+            args.extend(s(&["--size", "5", "--tc", "0+1x1"]));
+            "1300 ms"
         } else {
             args.extend(s(&["--tc", "0/0.3"]));
-        }
+            "600 ms"
+        };
         // At its first move in Go (a fake Go engine only passes), its second in Gomocup.
         let at = if game == "go" { 1 } else { 2 };
         args.extend(fake("good", protocol, "none", 1));
         let cases = [
             ("crash", "crash", "crashed"),
-            ("hang", "hang", "sent no move within 600 ms"),
-            ("slow", "slow=2000", "sent no move within 600 ms"),
+            ("hang", "hang", "sent no move within"),
+            ("slow", "slow=2000", "sent no move within"),
             ("garbage", "garbage", "hello there"),
             ("error", "error", "cheese"),
             (
@@ -105,6 +109,9 @@ fn every_engine_failure_loses_with_its_reason_and_the_tournament_goes_on() {
                     why.contains(reason) && why.contains(name),
                     "{game} {name}: {why}"
                 );
+                if reason == "sent no move within" {
+                    assert!(why.contains(limit), "{game} {name}: {why}");
+                }
                 let result = g["result"].as_str().unwrap();
                 let kind = if name == "hang" || name == "slow" {
                     "+T"

@@ -321,7 +321,8 @@ enum Command {
         #[arg(long)]
         ponder: bool,
         /// Tree-search tuning, for matches between settings:
-        /// `prior_visits=20,rave_equiv=1500,exploration=0.15,expand_at=2` (any of them)
+        /// `prior_visits=20,rave_equiv=1500,exploration=0.15,expand_at=2,bias=0,bias_visits=200`
+        /// (any of them)
         #[arg(long)]
         mcts: Option<String>,
     },

@@ -120,6 +120,23 @@ impl Tc {
         if none {
             return Err(format!("tc={text}: no time at all"));
         }
+        // GTP's time_settings and time_left count whole seconds: a quarter second
+        // would reach the engines as a second's settings and "0 seconds left".
+        let (main_ms, period_ms) = match tc {
+            Tc::ByoYomi {
+                main_ms, period_ms, ..
+            }
+            | Tc::Canadian {
+                main_ms, period_ms, ..
+            } => (main_ms, period_ms),
+            Tc::Gomocup { .. } => (0, 0),
+        };
+        if main_ms % 1000 != 0 || period_ms % 1000 != 0 {
+            return Err(format!(
+                "tc={text}: GTP tells engines their time in whole seconds; use whole \
+                 seconds, or playouts=N for faster games"
+            ));
+        }
         Ok(tc)
     }
 
@@ -366,5 +383,10 @@ mod tests {
         assert_eq!(Tc::gtp("300+60/10").unwrap().time_settings(), "300 60 10");
         assert!(Tc::gtp("0").is_err());
         assert!(Tc::gtp("10+5").is_err());
+        // What GTP cannot tell is refused, not rounded.
+        let e = Tc::gtp("0+0.25x1").unwrap_err();
+        assert!(e.contains("whole seconds"), "{e}");
+        assert!(Tc::gtp("1.5+1x1").is_err());
+        assert!(Tc::gtp("0+2.5/3").is_err());
     }
 }

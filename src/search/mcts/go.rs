@@ -275,20 +275,49 @@ impl GoState {
                 p += 0.05;
             }
         }
-        // Before the board fills up: the first line is rarely right and the second
-        // seldom; on bigger boards the third and fourth lines are where play starts.
-        let (x, y) = Board::xy(v);
-        let size = b.size();
-        let line = x.min(y).min(size - 1 - x).min(size - 1 - y);
-        if size >= 9 && b.stone_count() < size * size / 3 {
-            p += match line {
-                0 => -0.15,
-                1 if size >= 13 => -0.05,
-                2 | 3 if size >= 13 => 0.05,
-                _ => 0.0,
-            };
-        }
+        p += self.opening_bonus(v);
         p.clamp(0.02, 0.98)
+    }
+
+    /// What the opening's conventions add to a move's prior: the first line is rarely
+    /// right and the second seldom while the board is open; on 13x13 and up the game
+    /// starts in the empty corners (the 3-3, 3-4 and 4-4 points), then on the third and
+    /// fourth lines along the sides, which random playouts cannot tell from the centre.
+    fn opening_bonus(&self, v: Vertex) -> f32 {
+        let b = &self.board;
+        let size = b.size();
+        if size < 9 || b.stone_count() >= size * size / 3 {
+            return 0.0;
+        }
+        let (x, y) = Board::xy(v);
+        let (lx, ly) = (x.min(size - 1 - x), y.min(size - 1 - y));
+        let line = lx.min(ly);
+        match line {
+            0 => return -0.15,
+            1 if size >= 13 => return -0.08,
+            _ => {}
+        }
+        // The corner and side points count while the game is young and the area around
+        // them (two points each way) is empty.
+        let young = b.stone_count() < 2 * size;
+        if size < 13 || !young || !(2..=3).contains(&line) || !self.open_around(x, y, 2) {
+            return 0.0;
+        }
+        if (2..=3).contains(&lx.max(ly)) {
+            0.15
+        } else {
+            0.08
+        }
+    }
+
+    /// Whether no stone lies within `r` points of (x, y) either way.
+    fn open_around(&self, x: usize, y: usize, r: usize) -> bool {
+        let b = &self.board;
+        let size = b.size();
+        (y.saturating_sub(r)..=(y + r).min(size - 1)).all(|yy| {
+            (x.saturating_sub(r)..=(x + r).min(size - 1))
+                .all(|xx| b.cell(Board::vertex_of(xx, yy)) == Cell::Empty)
+        })
     }
 }
 

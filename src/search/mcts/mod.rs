@@ -66,6 +66,12 @@ pub struct Params {
     pub exploration: f32,
     /// Visits a leaf needs before it is expanded.
     pub expand_at: u32,
+    /// Progressive bias: a child's value gains `bias * (prior - 0.5)`, fading as
+    /// `bias_visits / (bias_visits + visits)`. The priors' virtual visits alone are lost
+    /// in the RAVE statistics, which every playout feeds; this lets the policy's
+    /// knowledge (the opening's points, captures) lead the first visits.
+    pub bias: f32,
+    pub bias_visits: f32,
 }
 
 impl Params {
@@ -89,9 +95,11 @@ impl Params {
                 "rave_equiv" => self.rave_equiv = number(1e9)?.max(1.0),
                 "exploration" => self.exploration = number(10.0)?,
                 "expand_at" => self.expand_at = number(1e6)? as u32,
+                "bias" => self.bias = number(10.0)?,
+                "bias_visits" => self.bias_visits = number(1e9)?.max(1.0),
                 other => {
                     return Err(format!(
-                        "unknown parameter '{other}' (prior_visits, rave_equiv, exploration, expand_at)"
+                        "unknown parameter '{other}' (prior_visits, rave_equiv, exploration, expand_at, bias, bias_visits)"
                     ));
                 }
             }
@@ -107,6 +115,8 @@ impl Default for Params {
             rave_equiv: 1500.0,
             exploration: 0.15,
             expand_at: 2,
+            bias: 0.0,
+            bias_visits: 200.0,
         }
     }
 }
@@ -502,7 +512,8 @@ impl Worker {
             } else {
                 value
             };
-            let u = blended + p.exploration * (log_n / nv).sqrt();
+            let bias = p.bias * (prior - 0.5) * p.bias_visits / (p.bias_visits + visits);
+            let u = blended + bias + p.exploration * (log_n / nv).sqrt();
             // Ties go to a random child, so threads starting together spread out.
             let u = u + self.rng.random::<f32>() * 1e-6;
             if u > best_value {
