@@ -234,26 +234,33 @@ impl GoState {
         PASS
     }
 
-    /// The policy's priors for `v` (a legal, sensible move).
+    /// Whether `v` runs one of the mover's chains in atari out into a ladder that
+    /// captures it anyway (reading counts a capture of a neighbour as an escape). Such
+    /// a move only feeds the ladder stones; the tree never looks at it, since a low
+    /// prior alone would be undone by the RAVE statistics of the playouts, which do
+    /// not read ladders.
+    fn futile_escape(&self, v: Vertex) -> bool {
+        let b = &self.board;
+        let me = Cell::of(b.to_move());
+        Board::neighbours(v).into_iter().any(|n| {
+            b.cell(n) == me && b.atari_liberty(n) == Some(v) && tactics::ladder_captured(b, n)
+        })
+    }
+
+    /// The policy's priors for `v` (a legal, sensible move that is no futile escape).
     fn prior(&self, v: Vertex) -> f32 {
         let b = &self.board;
         let me = Cell::of(b.to_move());
         let mut p: f32 = 0.5;
-        let mut futile = false;
         for n in Board::neighbours(v) {
             match b.cell(n) {
                 Cell::Empty | Cell::Wall => {}
                 cell => {
                     if b.atari_liberty(n) == Some(v) {
                         let big = (b.chain_stones(n) as f32 * 0.02).min(0.15);
-                        if cell != me {
-                            p = p.max(0.8 + big);
-                        } else if tactics::ladder_captured(b, n) {
-                            // Running from a ladder only feeds it stones.
-                            futile = true;
-                        } else {
-                            p = p.max(0.7 + big);
-                        }
+                        // (An escape from a working ladder never gets here: see
+                        // `futile_escape`.)
+                        p = p.max(if cell != me { 0.8 } else { 0.7 } + big);
                     }
                 }
             }
@@ -264,7 +271,7 @@ impl GoState {
         if tactics::ladder_atari(b, v, b.to_move()) {
             p = p.max(0.75);
         }
-        if futile || self.self_atari(v) {
+        if self.self_atari(v) {
             p = p.min(0.15);
         }
         let last = b.last_move();
@@ -367,7 +374,7 @@ impl Game for GoState {
         }
         let b = &self.board;
         for &v in b.empties() {
-            if !self.sensible(v) {
+            if !self.sensible(v) || self.futile_escape(v) {
                 continue;
             }
             if self.depth == 0 && !self.forbidden.is_empty() {
@@ -413,5 +420,48 @@ impl Game for GoState {
             };
             own[v as usize] += o;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn children(diagram: &str, to_move: Color) -> Vec<Vertex> {
+        let mut board = Board::from_diagram(diagram).unwrap();
+        board.set_to_move(to_move);
+        let state = GoState::new(board, 7.0, false, Vec::new());
+        let mut out = Vec::new();
+        state.expand(&mut out);
+        out.iter().map(|&(m, _)| m as Vertex).collect()
+    }
+
+    /// White d3 in atari runs out at e3 into a ladder; a white stone at g7 breaks it.
+    const LADDER: &str = ". . . . . . . . .
+                          . . . . . . . . .
+                          . . . . . . . . .
+                          . . . . . . . . .
+                          . . . . . . . . .
+                          . . . X . . . . .
+                          . . X O . . . . .
+                          . . . X X . . . .
+                          . . . . . . . . .";
+
+    #[test]
+    fn a_ladder_escape_is_no_child_unless_the_ladder_is_broken() {
+        let board = Board::from_diagram(LADDER).unwrap();
+        let escape = board.vertex(4, 6).unwrap();
+        let kids = children(LADDER, Color::White);
+        assert!(
+            !kids.contains(&escape),
+            "running into a working ladder is pruned"
+        );
+        assert!(kids.len() > 60, "the other moves stay: {}", kids.len());
+        let mut rows: Vec<&str> = LADDER.lines().map(str::trim).collect();
+        rows[2] = ". . . . . . O . .";
+        let broken = rows.join("\n");
+        assert!(children(&broken, Color::White).contains(&escape));
+        // Black's own moves there are untouched.
+        assert!(children(LADDER, Color::Black).contains(&escape));
     }
 }
