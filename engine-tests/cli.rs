@@ -178,9 +178,9 @@ fn a_gana_match_writes_a_record_that_replays_to_its_result() {
         "--games",
         "1",
         "--time",
-        "100",
+        "1000",
         "--time1",
-        "300",
+        "2000",
         "--sgf-dir",
         dir.to_str().unwrap(),
     ]);

@@ -321,8 +321,9 @@ enum Command {
         #[arg(long)]
         ponder: bool,
         /// Tree-search tuning, for matches between settings:
-        /// `prior_visits=20,rave_equiv=1500,exploration=0.15,expand_at=2,bias=0,bias_visits=200`
-        /// (any of them)
+        /// any of `prior_visits`, `rave_equiv`, `exploration`, `expand_at`, `bias`,
+        /// `bias_visits` (Go's defaults: 20, 3000, 0.02, 8, 0, 200; Gana's: 20, 1500, 0.15,
+        /// 2, 0, 200)
         #[arg(long)]
         mcts: Option<String>,
     },
@@ -707,6 +708,18 @@ fn run(cli: Cli) -> Result<String, String> {
             use tengen::tournament::cli::{RunArgs, config, finish};
             if time1.is_some() && game == "gomoku" {
                 return Err("--time1: time odds are for --game go or gana".into());
+            }
+            if game != "gomoku"
+                && [Some(time), time1]
+                    .iter()
+                    .flatten()
+                    .any(|ms| ms % 1000 != 0)
+            {
+                return Err(
+                    "--time/--time1: GTP tells Go and Gana engines whole seconds: a multiple \
+                     of 1000 ms"
+                        .into(),
+                );
             }
             let tc = |ms: u64| {
                 if game == "gomoku" {

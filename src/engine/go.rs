@@ -54,7 +54,8 @@ impl GoEngine {
     pub fn new(size: usize, rules: Rules) -> Result<GoEngine, GoError> {
         Ok(GoEngine {
             game: Game::new(size, rules)?,
-            mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, crate::games::go::board::CELLS),
+            mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, crate::games::go::board::CELLS)
+                .with_params(mcts::Params::go()),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             clock: TimeControl::None,
             left: [None, None],
