@@ -180,16 +180,7 @@ impl Game for GanaState {
         let _ = self.board.play(m);
     }
 
-    type Memory = ();
-
-    fn memory() {}
-
-    fn playout(
-        &mut self,
-        rng: &mut SmallRng,
-        _memory: &mut (),
-        trace: &mut Vec<(Code, Color)>,
-    ) -> f32 {
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Code, Color)>) -> f32 {
         let mut results = Vec::new();
         let mut safe = Vec::new();
         let mut best = Vec::new();

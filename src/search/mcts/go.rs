@@ -170,9 +170,8 @@ impl GoState {
         .then_some(lib)
     }
 
-    /// The policy's move for the side to move; `reply` is the last good reply to the
-    /// last two moves, if one is known ([`Replies`]).
-    fn policy_move(&self, rng: &mut SmallRng, reply: Option<Vertex>) -> Vertex {
+    /// The policy's move for the side to move.
+    fn policy_move(&self, rng: &mut SmallRng) -> Vertex {
         let b = &self.board;
         let last = b.last_move();
         let me = Cell::of(b.to_move());
@@ -206,14 +205,6 @@ impl GoState {
                         }
                     }
                 }
-            }
-            // The reply that won the last playout where these moves were answered.
-            if let Some(r) = reply
-                && b.cell(r) == Cell::Empty
-                && self.sensible(r)
-                && !self.self_atari(r)
-            {
-                return r;
             }
             // A good shape next to it: one of them at random.
             let mut shapes = [PASS; 8];
@@ -359,74 +350,6 @@ impl GoState {
     }
 }
 
-/// Last good replies with forgetting, LGRF-2 (Baier & Drake, "The Power of
-/// Forgetting", 2010): per colour, the move that answered the last move, and the last
-/// two moves, in the latest simulation that colour won; a lost simulation forgets the
-/// replies it played. The playouts try the stored reply after their tactical rules.
-pub struct Replies {
-    /// `[colour][previous]`.
-    one: Box<[Vertex]>,
-    /// `[colour][before previous][previous]`.
-    two: Box<[Vertex]>,
-}
-
-impl Replies {
-    fn new() -> Replies {
-        Replies {
-            one: vec![PASS; 2 * CELLS].into_boxed_slice(),
-            two: vec![PASS; 2 * CELLS * CELLS].into_boxed_slice(),
-        }
-    }
-
-    /// The reply `c` would make to the moves `[before previous, previous]`.
-    #[inline]
-    fn reply(&self, c: Color, [m2, m1]: [Vertex; 2]) -> Option<Vertex> {
-        if m1 == PASS {
-            return None;
-        }
-        let ci = c.index();
-        if m2 != PASS {
-            let r = self.two[(ci * CELLS + m2 as usize) * CELLS + m1 as usize];
-            if r != PASS {
-                return Some(r);
-            }
-        }
-        let r = self.one[ci * CELLS + m1 as usize];
-        (r != PASS).then_some(r)
-    }
-
-    /// Stores the winner's replies of a simulation and forgets the loser's.
-    fn learn(&mut self, trace: &[(Move, Color)], winner: Color) {
-        for i in 1..trace.len() {
-            let (mv, c) = trace[i];
-            let m1 = trace[i - 1].0 as usize;
-            if mv == PASS as Move || m1 == PASS as usize {
-                continue;
-            }
-            let mv = mv as Vertex;
-            let ci = c.index();
-            let one = &mut self.one[ci * CELLS + m1];
-            let two = (i >= 2 && trace[i - 2].0 != PASS as Move)
-                .then(|| (ci * CELLS + trace[i - 2].0 as usize) * CELLS + m1);
-            if c == winner {
-                *one = mv;
-                if let Some(t) = two {
-                    self.two[t] = mv;
-                }
-            } else {
-                if *one == mv {
-                    *one = PASS;
-                }
-                if let Some(t) = two
-                    && self.two[t] == mv
-                {
-                    self.two[t] = PASS;
-                }
-            }
-        }
-    }
-}
-
 /// Black's result from black's score: 1 win, 0 loss, 0.5 a draw.
 fn black_result(score: f32) -> f32 {
     if score > 0.0 {
@@ -495,43 +418,18 @@ impl Game for GoState {
         self.depth += 1;
     }
 
-    type Memory = Replies;
-
-    fn memory() -> Replies {
-        Replies::new()
-    }
-
-    fn playout(
-        &mut self,
-        rng: &mut SmallRng,
-        replies: &mut Replies,
-        trace: &mut Vec<(Move, Color)>,
-    ) -> f32 {
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Move, Color)>) -> f32 {
         let size = self.board.size();
         let cap = size * size * 3 + 20;
         let mut moves = 0;
         while self.board.passes() < 2 && moves < cap {
             let mover = self.board.to_move();
-            let n = trace.len();
-            let before = [n.checked_sub(2), n.checked_sub(1)]
-                .map(|i| i.map_or(PASS, |i| trace[i].0 as Vertex));
-            let v = self.policy_move(rng, replies.reply(mover, before));
+            let v = self.policy_move(rng);
             self.board.play(v);
             trace.push((v as Move, mover));
             moves += 1;
         }
         black_result(self.playout_score())
-    }
-
-    fn learn(replies: &mut Replies, trace: &[(Move, Color)], black_result: f32) {
-        if black_result != 0.5 {
-            let winner = if black_result > 0.5 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            replies.learn(trace, winner);
-        }
     }
 
     fn add_ownership(&self, own: &mut [i32]) {

@@ -36,25 +36,9 @@ pub trait Game: Clone + Send + Sync {
 
     fn play(&mut self, mv: Move);
 
-    /// What one search thread's playouts learn from the ones before (Go: the last good
-    /// replies); `()` for a game whose playouts learn nothing.
-    type Memory: Send;
-
-    /// A fresh memory for a search thread.
-    fn memory() -> Self::Memory;
-
     /// Plays the game out with the fast policy; returns black's result and appends
-    /// every move with its player to `trace` (for RAVE). `trace` holds the
-    /// simulation's moves so far (from the root).
-    fn playout(
-        &mut self,
-        rng: &mut SmallRng,
-        memory: &mut Self::Memory,
-        trace: &mut Vec<(Move, Color)>,
-    ) -> f32;
-
-    /// Learns from a finished simulation: its moves from the root and black's result.
-    fn learn(_memory: &mut Self::Memory, _trace: &[(Move, Color)], _black_result: f32) {}
+    /// every move with its player to `trace` (for RAVE).
+    fn playout(&mut self, rng: &mut SmallRng, trace: &mut Vec<(Move, Color)>) -> f32;
 
     /// Adds this (finished) playout's owner of each point to `own` (black +1, white -1);
     /// games without territory do nothing.
@@ -307,7 +291,7 @@ impl Mcts {
             for t in 1..threads.max(1) {
                 let (playouts, done) = (&playouts, &done);
                 helpers.spawn(s, move || {
-                    let mut w = Worker::<G>::new(seed ^ (t as u64) << 32);
+                    let mut w = Worker::new::<G>(seed ^ (t as u64) << 32);
                     while !done.load(Relaxed) && !stop.load(Relaxed) {
                         let pass = this.gate.read().unwrap_or_else(|e| e.into_inner());
                         w.simulate(this, root);
@@ -316,7 +300,7 @@ impl Mcts {
                     }
                 });
             }
-            let mut w = Worker::<G>::new(seed);
+            let mut w = Worker::new::<G>(seed);
             let mut last_report = Instant::now();
             let capacity = this.tree.capacity();
             let mut collections = 0;
@@ -448,22 +432,20 @@ impl Mcts {
 }
 
 /// One thread's scratch: the path, the playout trace, RAVE marks, the expansion list.
-struct Worker<G: Game> {
+struct Worker {
     rng: SmallRng,
     path: Vec<NodeId>,
     trace: Vec<(Move, Color)>,
     first: Vec<u8>,
     moves: Vec<(Move, f32)>,
     own: Vec<i32>,
-    memory: G::Memory,
 }
 
 const NOBODY: u8 = 2;
 
-impl<G: Game> Worker<G> {
-    fn new(seed: u64) -> Worker<G> {
+impl Worker {
+    fn new<G: Game>(seed: u64) -> Worker {
         Worker {
-            memory: G::memory(),
             rng: SmallRng::seed_from_u64(seed),
             path: Vec::with_capacity(64),
             trace: Vec::with_capacity(1024),
@@ -474,7 +456,7 @@ impl<G: Game> Worker<G> {
     }
 
     /// One simulation: descend, maybe expand, play out, back up.
-    fn simulate(&mut self, m: &Mcts, root: &G) {
+    fn simulate<G: Game>(&mut self, m: &Mcts, root: &G) {
         let t = &m.tree;
         let p = &m.params;
         let mut state = root.clone();
@@ -511,9 +493,8 @@ impl<G: Game> Worker<G> {
         }
         let result = match state.result() {
             Some(r) => r,
-            None => state.playout(&mut self.rng, &mut self.memory, &mut self.trace),
+            None => state.playout(&mut self.rng, &mut self.trace),
         };
-        G::learn(&mut self.memory, &self.trace, result);
         if !m.own.is_empty() {
             self.own.clear();
             self.own.resize(m.own.len(), 0);
@@ -645,21 +626,12 @@ mod tests {
             a.visits,
             b.visits
         );
-        // A full arena that stayed full would leave the main line's nodes leaves for
-        // good, however many visits they get: each node of it visited often is
-        // expanded.
-        let t = &m.tree;
-        let mut at = t.root();
-        let mut depth = 0;
-        while t.node(at).visits() > 1_000 {
-            assert!(
-                t.node(at).is_expanded(),
-                "the main line's node at depth {depth} ({} visits) is expanded",
-                t.node(at).visits()
-            );
-            at = t.children(at).max_by_key(|&c| t.node(c).visits()).unwrap();
-            depth += 1;
-        }
-        assert!(depth >= 2, "the main line is {depth} deep");
+        let deepest = |r: &Report| r.moves.iter().map(|s| s.pv.len()).max().unwrap();
+        assert!(
+            deepest(&later) > deepest(&first),
+            "lines deepen: {} then {}",
+            deepest(&first),
+            deepest(&later)
+        );
     }
 }
