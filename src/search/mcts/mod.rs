@@ -626,12 +626,21 @@ mod tests {
             a.visits,
             b.visits
         );
-        let deepest = |r: &Report| r.moves.iter().map(|s| s.pv.len()).max().unwrap();
-        assert!(
-            deepest(&later) > deepest(&first),
-            "lines deepen: {} then {}",
-            deepest(&first),
-            deepest(&later)
-        );
+        // A full arena that stayed full would leave the main line's nodes leaves for
+        // good, however many visits they get: each node of it visited often is
+        // expanded.
+        let t = &m.tree;
+        let mut at = t.root();
+        let mut depth = 0;
+        while t.node(at).visits() > 1_000 {
+            assert!(
+                t.node(at).is_expanded(),
+                "the main line's node at depth {depth} ({} visits) is expanded",
+                t.node(at).visits()
+            );
+            at = t.children(at).max_by_key(|&c| t.node(c).visits()).unwrap();
+            depth += 1;
+        }
+        assert!(depth >= 2, "the main line is {depth} deep");
     }
 }
