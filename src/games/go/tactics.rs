@@ -12,13 +12,7 @@ const BUDGET: u32 = 80;
 /// capture a neighbour to gain liberties, and running out at its liberty only leads to
 /// ataris that end in its capture (a ladder, or a net that one read line settles).
 pub fn ladder_captured(b: &Board, chain: Vertex) -> bool {
-    ladder_captured_within(b, chain, BUDGET)
-}
-
-/// [`ladder_captured`] reading at most `budget` positions (beyond them the chain counts
-/// as escaped): the playouts' short read of edge and short ladders.
-pub fn ladder_captured_within(b: &Board, chain: Vertex, budget: u32) -> bool {
-    let mut budget = budget;
+    let mut budget = BUDGET;
     captured(b, chain, &mut budget)
 }
 

@@ -13,9 +13,6 @@ use crate::games::go::pattern::Shapes;
 use crate::games::go::tactics;
 use crate::games::go::{Board, Cell, PASS, Vertex};
 
-/// Positions the playouts' ladder read may visit before an atari escape is played.
-const PLAYOUT_LADDER_READ: u32 = 12;
-
 /// A Go position as the search plays it: the board, komi (white's points, handicap
 /// compensation included), and for the root the keys superko forbids.
 #[derive(Clone)]
@@ -70,12 +67,6 @@ impl GoState {
     /// If playing `v` puts the mover's chain into atari without capturing, the stones
     /// that chain would have.
     fn self_atari_stones(&self, v: Vertex) -> Option<u16> {
-        self.self_atari_at(v).map(|(stones, _)| stones)
-    }
-
-    /// [`self_atari_stones`], with the one liberty the chain would keep (`PASS` if
-    /// none).
-    fn self_atari_at(&self, v: Vertex) -> Option<(u16, Vertex)> {
         let b = &self.board;
         let c = b.to_move();
         let own = Cell::of(c);
@@ -136,7 +127,7 @@ impl GoState {
                 }
             }
         }
-        (n_libs < 2).then_some((stones, if n_libs == 1 { libs[0] } else { PASS }))
+        (n_libs < 2).then_some(stones)
     }
 
     /// A liberty of our chain `at` that saves it from atari: capture a neighbouring
@@ -161,13 +152,7 @@ impl GoState {
                 break;
             }
         }
-        // Running is worth it only if the chain gets away: a short read of the ladder
-        // (edge ladders, short ones) first.
-        (self.sensible(lib)
-            && !self.self_atari(lib)
-            && rng.random_range(0..8) != 0
-            && !tactics::ladder_captured_within(b, at, PLAYOUT_LADDER_READ))
-        .then_some(lib)
+        (self.sensible(lib) && !self.self_atari(lib) && rng.random_range(0..8) != 0).then_some(lib)
     }
 
     /// The policy's move for the side to move.
@@ -239,17 +224,10 @@ impl GoState {
             }
             // A big chain thrown into atari is a blunder (filling a seki's shared
             // liberty is one): never. Up to three stones sometimes: a throw-in, or a
-            // nakade that leaves the capturer one eye. Where the chain's other liberty
-            // is a sound move, that one is played instead (moggy's "fill the other
-            // liberty"): the point was wanted, its neighbour keeps the liberties.
-            match self.self_atari_at(v) {
+            // nakade that leaves the capturer one eye.
+            match self.self_atari_stones(v) {
                 None => return v,
-                Some((n, _)) if n <= 3 && rng.random_range(0..4) == 0 => return v,
-                Some((_, other))
-                    if other != PASS && self.sensible(other) && !self.self_atari(other) =>
-                {
-                    return other;
-                }
+                Some(n) if n <= 3 && rng.random_range(0..4) == 0 => return v,
                 Some(_) => {}
             }
         }
