@@ -3,10 +3,13 @@
 # * marks a known failure). Positions are in engine-tests/data/go/.
 
 # Two chains of five in atari against each other: whoever moves captures (black on
-# G6, white on G5) and wins.
+# G6, white on G5) and wins. Known failure since Go's own search constants (issue 16):
+# A4, which takes one stone and saves black's five, wins its first playouts too, and
+# the search gathers on it (65-69% against G6's 62-64% at 30,000 playouts, two seeds
+# of three); the playouts, not the tree, undervalue the five-stone capture.
 loadsgf engine-tests/data/go/capture.sgf
 1 reg_genmove black
-#? [G6]
+#? [G6]*
 12 reg_genmove white
 #? [G5]
 
@@ -18,12 +21,16 @@ loadsgf engine-tests/data/go/nakade.sgf
 3 reg_genmove white
 #? [B1]
 
-# A finished game with a dead stone on each side: 45 to 36 + 7 komi.
+# A finished game with a dead stone on each side: 45 to 36 + 7 komi. Known failures
+# (2026-12-02): the judgement's playouts keep black's lone H3 alive in white's 36-point
+# area about half the time at 5,000 playouts, and at 20,000 they read it alive every
+# time (five seeds); the expected answers came by the seed's luck. Judging needs
+# reading, not random playouts (issue 16).
 loadsgf engine-tests/data/go/finished.sgf
 4 final_score
-#? [W+16]
+#? [W+16]*
 5 final_status_list dead
-#? [B7 H3]
+#? [B7 H3]*
 6 final_status_list seki
 #? []
 
