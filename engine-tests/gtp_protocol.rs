@@ -532,3 +532,27 @@ fn analysis_priors_sum_to_one_over_the_moves() {
         while !e.line().is_empty() {}
     }
 }
+
+/// A referee asks `final_score` and `final_status_list dead` one after the other: both
+/// answers come from one judgement of the position, so the score counts exactly the
+/// stones the list calls dead (here black's H3 in white's area is the one in doubt),
+/// and asking again changes nothing.
+#[test]
+fn final_score_and_status_agree_on_the_dead_stones() {
+    // (The engine's seed is fixed; the playout counts vary the judgements.)
+    for playouts in ["2000", "3000", "4000"] {
+        let out = run_all(
+            &["--playouts", playouts],
+            b"loadsgf engine-tests/data/go/finished.sgf\nfinal_score\nfinal_status_list dead\nfinal_score\nfinal_status_list dead\n",
+        );
+        let answers: Vec<&str> = out.lines().filter(|l| l.starts_with('=')).collect();
+        assert_eq!(answers.len(), 5, "{out}");
+        assert_eq!(answers[1..3], answers[3..5], "asked again: {out}");
+        let expected = match answers[2] {
+            "= B7 H3" => "= W+16",
+            "= B7" => "= B+21",
+            other => panic!("{playouts} playouts: dead stones {other}"),
+        };
+        assert_eq!(answers[1], expected, "{playouts} playouts: {out}");
+    }
+}

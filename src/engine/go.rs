@@ -48,6 +48,10 @@ pub struct GoEngine {
     tree_at: Option<(usize, Color)>,
     /// Test hook: the next search's thread panics.
     pub inject_fault: bool,
+    /// The last judgement of dead stones and the position it judged (board key, moves,
+    /// komi): a referee asks `final_score` and `final_status_list` one after the other,
+    /// and the two must agree.
+    judged: Option<((crate::core::Key, usize, u32), Report)>,
 }
 
 impl GoEngine {
@@ -65,6 +69,7 @@ impl GoEngine {
             low_streak: 0,
             tree_at: None,
             inject_fault: false,
+            judged: None,
         })
     }
 
@@ -103,6 +108,7 @@ impl GoEngine {
 
     fn changed(&mut self) {
         self.tree_at = None;
+        self.judged = None;
     }
 
     pub fn set_size(&mut self, size: usize) -> Result<(), GoError> {
@@ -466,6 +472,23 @@ impl GoEngine {
     /// side to move, since whoever moves first in a playout saves stones the other
     /// would take.
     fn judge(&mut self) -> Report {
+        let position = (
+            self.game.board().key(),
+            self.game.moves().len(),
+            self.komi_total().to_bits(),
+        );
+        if let Some((at, r)) = &self.judged
+            && *at == position
+        {
+            return r.clone();
+        }
+        let r = self.judge_afresh();
+        self.judged = Some((position, r.clone()));
+        r
+    }
+
+    /// [`judge`] without the memory of the last judgement.
+    fn judge_afresh(&mut self) -> Report {
         let mut reports = Vec::new();
         for color in [self.game.to_move(), self.game.to_move().opposite()] {
             // With fixed playouts (regression runs) no clock: the same answer each time.
