@@ -3,10 +3,11 @@
 # * marks a known failure). Positions are in engine-tests/data/go/.
 
 # Two chains of five in atari against each other: whoever moves captures (black on
-# G6, white on G5) and wins. Known failure since Go's own search constants (issue 16):
-# A4, which takes one stone and saves black's five, wins its first playouts too, and
-# the search gathers on it (65-69% against G6's 62-64% at 30,000 playouts, two seeds
-# of three); the playouts, not the tree, undervalue the five-stone capture.
+# G6, white on G5) and wins. Known failure (issue 16): A4, which takes one stone and
+# saves black's five, wins its first playouts too, and which of the two the search
+# settles on follows the seed, with the old constants as with Go's own (A4 on three
+# seeds of four at 2,000 playouts before them; 65-69% against G6's 62-64% at 30,000,
+# two seeds of three, after): the playouts undervalue the five-stone capture.
 loadsgf engine-tests/data/go/capture.sgf
 1 reg_genmove black
 #? [G6]*

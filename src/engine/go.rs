@@ -96,12 +96,12 @@ impl GoEngine {
         self.mcts.tree.capacity()
     }
 
-    /// Seeds the search's random numbers (the same seed replays the same games).
     /// The tree search's tuning (the `--mcts` option).
     pub fn params_mut(&mut self) -> &mut crate::search::mcts::Params {
         &mut self.mcts.params
     }
 
+    /// Seeds the search's random numbers (the same seed replays the same games).
     pub fn set_seed(&mut self, seed: u64) {
         self.mcts.set_seed(seed);
     }
