@@ -369,6 +369,15 @@ struct ReviewOutput {
     quiet: bool,
 }
 
+/// The file beside `path` named after its stem (`fallback` if it has none) with `tail`
+/// added: `game.sgf` → `game-review.sgf`.
+fn beside(path: &std::path::Path, fallback: &str, tail: &str) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or(fallback.into(), |s| s.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}{tail}"))
+}
+
 /// `tengen review`: reads the record, reviews it with progress on a terminal, writes
 /// the annotated record and returns the summary (or the JSON).
 fn review(
@@ -406,13 +415,10 @@ fn review(
         let game = Game::read(&text, hints).map_err(|e| format!("{}: {e}", file.display()))?;
         let mut b = budget.clone();
         if game.name() != "gomoku" {
-            if b.depth.is_some() || b.nodes.is_some() {
-                return Err(format!(
-                    "{}: --depth and --nodes are for five-in-a-row; Go and Gana take --time or --playouts",
-                    file.display()
-                ));
-            }
-            b.nodes = playouts;
+            let name = if game.name() == "go" { "Go" } else { "Gana" };
+            b = b
+                .for_mcts(name, playouts)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
         } else if playouts.is_some() {
             return Err(format!(
                 "{}: --playouts is for Go and Gana; five-in-a-row takes --nodes",
@@ -450,23 +456,18 @@ fn review(
                 };
                 write_file(path, &analysis::svg::position(last, &style))?;
             }
-            let stem = path
-                .file_stem()
-                .map_or("review".into(), |s| s.to_string_lossy().into_owned());
             write_file(
-                &path.with_file_name(format!("{stem}-graph.svg")),
+                &beside(path, "review", "-graph.svg"),
                 &analysis::svg::graph(&r),
             )?;
         }
         let record = analysis::annotate::annotated(game, &r);
-        let beside = || {
-            let stem = file
-                .file_stem()
-                .map_or("game".into(), |s| s.to_string_lossy().into_owned());
-            let ext = if game.name() == "gana" { "txt" } else { "sgf" };
-            file.with_file_name(format!("{stem}-review.{ext}"))
+        let ext = if game.name() == "gana" {
+            "-review.txt"
+        } else {
+            "-review.sgf"
         };
-        let target = out.clone().unwrap_or_else(beside);
+        let target = out.clone().unwrap_or_else(|| beside(file, "game", ext));
         let written = if target.as_os_str() == "-" {
             emit(record.trim_end());
             None
@@ -548,20 +549,16 @@ fn run(cli: Cli) -> Result<String, String> {
                 t.contains("GM[1]")
             });
             let mcts_budget = |name: &str| -> Result<Budget, String> {
-                if depth.is_some() || nodes.is_some() {
-                    return Err(format!(
-                        "--depth and --nodes are for five-in-a-row; {name} takes --time or --playouts"
-                    ));
-                }
                 let b = Budget {
                     time,
-                    nodes: playouts,
+                    depth,
+                    nodes,
                     threads,
                     multipv,
                     // Go's picture shades the points by their expected owner.
                     ownership: picture.svg.is_some(),
-                    ..Budget::default()
-                };
+                }
+                .for_mcts(name, playouts)?;
                 b.check(true)?;
                 Ok(b)
             };
@@ -708,18 +705,6 @@ fn run(cli: Cli) -> Result<String, String> {
             use tengen::tournament::cli::{RunArgs, config, finish};
             if time1.is_some() && game == "gomoku" {
                 return Err("--time1: time odds are for --game go or gana".into());
-            }
-            if game != "gomoku"
-                && [Some(time), time1]
-                    .iter()
-                    .flatten()
-                    .any(|ms| ms % 1000 != 0)
-            {
-                return Err(
-                    "--time/--time1: GTP tells Go and Gana engines whole seconds: a multiple \
-                     of 1000 ms"
-                        .into(),
-                );
             }
             let tc = |ms: u64| {
                 if game == "gomoku" {

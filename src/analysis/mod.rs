@@ -79,6 +79,18 @@ impl Budget {
         }
     }
 
+    /// The budget of a tree search (Go, Gana: `name`), whose `--playouts` count as its
+    /// nodes; five-in-a-row's `--depth` and `--nodes` are refused.
+    pub fn for_mcts(mut self, name: &str, playouts: Option<u64>) -> Result<Budget, String> {
+        if self.depth.is_some() || self.nodes.is_some() {
+            return Err(format!(
+                "--depth and --nodes are for five-in-a-row; {name} takes --time or --playouts"
+            ));
+        }
+        self.nodes = playouts;
+        Ok(self)
+    }
+
     /// The number of lines asked for, at least one.
     pub fn lines(&self) -> usize {
         self.multipv.max(1)
