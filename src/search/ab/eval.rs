@@ -324,14 +324,18 @@ pub fn combine(board: &Board, mine: i64, theirs: i64) -> i32 {
         // opponent's fives cost the mover a tempo to block, and a row when there are
         // two. Without this a leaf, and the pruning margins that trust the static score,
         // would miss a row's worth (the search goes on past a five in these games).
+        // Not with captures (ni-nuki-count), where a five can be broken by a capture
+        // and the term measured 1 win to 12 losses in 14 games against its absence.
         let opp = me.opposite();
-        if board.has_five_point(me) {
-            score += ROW * 5 / 6;
-        } else {
-            match board.five_points(opp).take(2).count() {
-                0 => {}
-                1 => score -= ROW / 10,
-                _ => score -= ROW * 2 / 3,
+        if board.variant().captures().is_none() {
+            if board.has_five_point(me) {
+                score += ROW * 5 / 6;
+            } else {
+                match board.five_points(opp).take(2).count() {
+                    0 => {}
+                    1 => score -= ROW / 10,
+                    _ => score -= ROW * 2 / 3,
+                }
             }
         }
     }
