@@ -7,6 +7,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+mod common;
+
 /// Whether `answer` satisfies the `#?` line's bracketed pattern.
 fn accepts(pattern: &str, answer: &str) -> bool {
     let norm = |s: &str| {
@@ -159,4 +161,62 @@ fn regression_suites_pass() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
     assert!(passed >= 10, "only {passed} checks ran");
+}
+
+/// The line of a 19x19 point (1: the edge), from its GTP name.
+fn line_of(vertex: &str) -> usize {
+    let letters = "ABCDEFGHJKLMNOPQRST";
+    let x = letters
+        .find(vertex[..1].to_ascii_uppercase().as_str())
+        .unwrap();
+    let y: usize = vertex[1..].parse::<usize>().unwrap() - 1;
+    1 + x.min(18 - x).min(y).min(18 - y)
+}
+
+/// The opening as players know it: on the empty board and after the usual first
+/// moves, the engine takes an empty corner or side on the third or fourth line, never
+/// the first two lines or the centre (issue 16: it chose H12, J2, O2, D10 before the
+/// learned prior).
+#[test]
+fn opening_moves_are_on_the_third_and_fourth_lines() {
+    let openings = [
+        "",
+        "Q16",
+        "Q16 D4",
+        "Q16 D4 Q3",
+        "Q16 D4 Q3 D16",
+        "R16 D4 Q3 C16",
+    ];
+    let mut wrong = Vec::new();
+    for (i, moves) in openings.iter().enumerate() {
+        let mut input = String::from("boardsize 19\nkomi 7.5\n");
+        let mut colour = ["b", "w"].into_iter().cycle();
+        for m in moves.split_whitespace() {
+            input += &format!("play {} {m}\n", colour.next().unwrap());
+        }
+        input += &format!("genmove {}\nquit\n", colour.next().unwrap());
+        let out = common::feed(
+            Command::new(env!("CARGO_BIN_EXE_tengen")).args([
+                "gtp",
+                "--threads",
+                "1",
+                "--playouts",
+                "3000",
+                "--seed",
+                &(i + 1).to_string(),
+            ]),
+            input.as_bytes(),
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let answers: Vec<&str> = text
+            .split("\n\n")
+            .filter(|a| !a.trim().is_empty())
+            .collect();
+        let reply = answers[answers.len() - 2].trim();
+        let mv = reply.trim_start_matches('=').trim();
+        if !(3..=4).contains(&line_of(mv)) {
+            wrong.push(format!("after '{moves}': {mv}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("; "));
 }

@@ -127,6 +127,8 @@ pub struct Board {
     /// Consecutive passes that ended the move list so far.
     passes: u8,
     last: Vertex,
+    /// The move before `last` (PASS at the start): the learned prior's second distance.
+    last2: Vertex,
     moves: u32,
 }
 
@@ -155,6 +157,7 @@ impl Board {
             on_board: [0; 2],
             passes: 0,
             last: PASS,
+            last2: PASS,
             moves: 0,
         };
         for y in 0..size {
@@ -254,6 +257,12 @@ impl Board {
     #[inline]
     pub fn last_move(&self) -> Vertex {
         self.last
+    }
+
+    /// The move played before the last one.
+    #[inline]
+    pub fn second_last_move(&self) -> Vertex {
+        self.last2
     }
 
     #[inline]
@@ -441,6 +450,7 @@ impl Board {
     /// opponent of `c` is to move.
     pub fn play_as(&mut self, v: Vertex, c: Color) {
         self.moves += 1;
+        self.last2 = self.last;
         self.last = v;
         self.to_move = c.opposite();
         if v == PASS {

@@ -2,8 +2,10 @@
 //! history (superko, undo, handicap, scoring).
 
 pub mod board;
+pub mod features;
 pub mod game;
 pub mod pattern;
+pub mod prior_weights;
 pub mod record;
 pub mod rules;
 pub mod tactics;

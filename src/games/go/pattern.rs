@@ -53,6 +53,21 @@ fn accepts(want: u8, x: Cell) -> u8 {
     }
 }
 
+/// Where the cell `dr` rows and `dc` columns from the centre goes under symmetry `sym`
+/// of the square (bit 0 mirrors the columns, bit 1 the rows, bit 2 transposes).
+pub(super) fn symmetric(mut dr: i32, mut dc: i32, sym: usize) -> (i32, i32) {
+    if sym & 1 != 0 {
+        dc = -dc;
+    }
+    if sym & 2 != 0 {
+        dr = -dr;
+    }
+    if sym & 4 != 0 {
+        std::mem::swap(&mut dr, &mut dc);
+    }
+    (dr, dc)
+}
+
 /// Sets the bit of every code the shape shows under symmetry `sym` (bit 0 mirrors the
 /// columns, bit 1 the rows, bit 2 transposes) with X as `x`.
 fn mark(t: &mut Table, shape: &[&[u8; 3]; 3], sym: usize, x: Cell) {
@@ -63,16 +78,7 @@ fn mark(t: &mut Table, shape: &[&[u8; 3]; 3], sym: usize, x: Cell) {
             if r == 1 && c == 1 {
                 continue;
             }
-            let (mut dr, mut dc) = (r as i32 - 1, c as i32 - 1);
-            if sym & 1 != 0 {
-                dc = -dc;
-            }
-            if sym & 2 != 0 {
-                dr = -dr;
-            }
-            if sym & 4 != 0 {
-                std::mem::swap(&mut dr, &mut dc);
-            }
+            let (dr, dc) = symmetric(r as i32 - 1, c as i32 - 1, sym);
             let i = ((dr + 1) * 3 + dc + 1) as usize;
             sets[if i > 4 { i - 1 } else { i }] = accepts(want, x);
         }

@@ -82,6 +82,81 @@ pub fn ladder_atari(b: &Board, v: Vertex, c: Color) -> bool {
     false
 }
 
+/// Whether the side to move playing `v` runs one of its chains in atari out into a
+/// ladder that captures it anyway (reading counts a capture of a neighbour as an
+/// escape): a move that only feeds the ladder stones.
+pub fn futile_escape(b: &Board, v: Vertex) -> bool {
+    let me = Cell::of(b.to_move());
+    Board::neighbours(v)
+        .into_iter()
+        .any(|n| b.cell(n) == me && b.atari_liberty(n) == Some(v) && ladder_captured(b, n))
+}
+
+/// If the side to move playing `v` puts its chain there into atari without capturing,
+/// the stones that chain would have (the playouts' and the priors' self-atari test).
+pub fn self_atari_stones(b: &Board, v: Vertex) -> Option<u16> {
+    let c = b.to_move();
+    let own = Cell::of(c);
+    // Most points have two empty neighbours: no walk needed.
+    let empty = Board::neighbours(v)
+        .iter()
+        .filter(|&&n| b.cell(n) == Cell::Empty)
+        .count();
+    if empty >= 2 {
+        return None;
+    }
+    let mut libs = [PASS; 2];
+    let mut n_libs = 0;
+    let mut stones = 1;
+    let mut joined = [PASS; 4];
+    let mut n_joined = 0;
+    let add = |l: Vertex, libs: &mut [Vertex; 2], n: &mut usize| {
+        if l != v && !libs[..*n].contains(&l) {
+            if *n == 2 {
+                return true;
+            }
+            libs[*n] = l;
+            *n += 1;
+        }
+        false
+    };
+    for n in Board::neighbours(v) {
+        match b.cell(n) {
+            Cell::Empty => {
+                if add(n, &mut libs, &mut n_libs) {
+                    return None;
+                }
+            }
+            Cell::Wall => {}
+            cell if cell == own => {
+                // Three liberties or more for sure: v takes one, two are left.
+                if b.pseudo_liberties(n) > 8 {
+                    return None;
+                }
+                let h = b.chain(n);
+                if !joined[..n_joined].contains(&h) {
+                    joined[n_joined] = h;
+                    n_joined += 1;
+                    stones += b.chain_stones(n);
+                }
+                let mut ls = [PASS; 3];
+                let k = b.liberties(n, &mut ls);
+                for &l in &ls[..k] {
+                    if add(l, &mut libs, &mut n_libs) {
+                        return None;
+                    }
+                }
+            }
+            _ => {
+                if b.atari_liberty(n) == Some(v) {
+                    return None; // captures
+                }
+            }
+        }
+    }
+    (n_libs < 2).then_some(stones)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,14 @@ use rand::rngs::SmallRng;
 use super::{Game, Move};
 use crate::core::{Color, Key};
 use crate::games::go::board::CELLS;
+use crate::games::go::features;
 use crate::games::go::pattern::Shapes;
 use crate::games::go::tactics;
 use crate::games::go::{Board, Cell, PASS, Vertex};
+
+/// How far the learned prior moves the hand-set one, from its weakest move to its
+/// strongest.
+const LEARNED_WEIGHT: f32 = 0.25;
 
 /// A Go position as the search plays it: the board, komi (white's points, handicap
 /// compensation included), and for the root the keys superko forbids.
@@ -66,68 +71,9 @@ impl GoState {
 
     /// If playing `v` puts the mover's chain into atari without capturing, the stones
     /// that chain would have.
+    #[inline]
     fn self_atari_stones(&self, v: Vertex) -> Option<u16> {
-        let b = &self.board;
-        let c = b.to_move();
-        let own = Cell::of(c);
-        // Most points have two empty neighbours: no walk needed.
-        let empty = Board::neighbours(v)
-            .iter()
-            .filter(|&&n| b.cell(n) == Cell::Empty)
-            .count();
-        if empty >= 2 {
-            return None;
-        }
-        let mut libs = [PASS; 2];
-        let mut n_libs = 0;
-        let mut stones = 1;
-        let mut joined = [PASS; 4];
-        let mut n_joined = 0;
-        let add = |l: Vertex, libs: &mut [Vertex; 2], n: &mut usize| {
-            if l != v && !libs[..*n].contains(&l) {
-                if *n == 2 {
-                    return true;
-                }
-                libs[*n] = l;
-                *n += 1;
-            }
-            false
-        };
-        for n in Board::neighbours(v) {
-            match b.cell(n) {
-                Cell::Empty => {
-                    if add(n, &mut libs, &mut n_libs) {
-                        return None;
-                    }
-                }
-                Cell::Wall => {}
-                cell if cell == own => {
-                    // Three liberties or more for sure: v takes one, two are left.
-                    if b.pseudo_liberties(n) > 8 {
-                        return None;
-                    }
-                    let h = b.chain(n);
-                    if !joined[..n_joined].contains(&h) {
-                        joined[n_joined] = h;
-                        n_joined += 1;
-                        stones += b.chain_stones(n);
-                    }
-                    let mut ls = [PASS; 3];
-                    let k = b.liberties(n, &mut ls);
-                    for &l in &ls[..k] {
-                        if add(l, &mut libs, &mut n_libs) {
-                            return None;
-                        }
-                    }
-                }
-                _ => {
-                    if b.atari_liberty(n) == Some(v) {
-                        return None; // captures
-                    }
-                }
-            }
-        }
-        (n_libs < 2).then_some(stones)
+        tactics::self_atari_stones(&self.board, v)
     }
 
     /// A liberty of our chain `at` that saves it from atari: capture a neighbouring
@@ -240,14 +186,11 @@ impl GoState {
     /// prior alone would be undone by the RAVE statistics of the playouts, which do
     /// not read ladders.
     fn futile_escape(&self, v: Vertex) -> bool {
-        let b = &self.board;
-        let me = Cell::of(b.to_move());
-        Board::neighbours(v).into_iter().any(|n| {
-            b.cell(n) == me && b.atari_liberty(n) == Some(v) && tactics::ladder_captured(b, n)
-        })
+        tactics::futile_escape(&self.board, v)
     }
 
-    /// The policy's priors for `v` (a legal, sensible move that is no futile escape).
+    /// The hand-set part of the prior of `v` (a legal, sensible move that is no futile
+    /// escape): tactics first.
     fn prior(&self, v: Vertex) -> f32 {
         let b = &self.board;
         let me = Cell::of(b.to_move());
@@ -282,49 +225,7 @@ impl GoState {
                 p += 0.05;
             }
         }
-        p += self.opening_bonus(v);
         p.clamp(0.02, 0.98)
-    }
-
-    /// What the opening's conventions add to a move's prior: the first line is rarely
-    /// right and the second seldom while the board is open; on 13x13 and up the game
-    /// starts in the empty corners (the 3-3, 3-4 and 4-4 points), then on the third and
-    /// fourth lines along the sides, which random playouts cannot tell from the centre.
-    fn opening_bonus(&self, v: Vertex) -> f32 {
-        let b = &self.board;
-        let size = b.size();
-        if size < 9 || b.stone_count() >= size * size / 3 {
-            return 0.0;
-        }
-        let (x, y) = Board::xy(v);
-        let (lx, ly) = (x.min(size - 1 - x), y.min(size - 1 - y));
-        let line = lx.min(ly);
-        match line {
-            0 => return -0.15,
-            1 if size >= 13 => return -0.08,
-            _ => {}
-        }
-        // The corner and side points count while the game is young and the area around
-        // them (two points each way) is empty.
-        let young = b.stone_count() < 2 * size;
-        if size < 13 || !young || !(2..=3).contains(&line) || !self.open_around(x, y, 2) {
-            return 0.0;
-        }
-        if (2..=3).contains(&lx.max(ly)) {
-            0.15
-        } else {
-            0.08
-        }
-    }
-
-    /// Whether no stone lies within `r` points of (x, y) either way.
-    fn open_around(&self, x: usize, y: usize, r: usize) -> bool {
-        let b = &self.board;
-        let size = b.size();
-        (y.saturating_sub(r)..=(y + r).min(size - 1)).all(|yy| {
-            (x.saturating_sub(r)..=(x + r).min(size - 1))
-                .all(|xx| b.cell(Board::vertex_of(xx, yy)) == Cell::Empty)
-        })
     }
 }
 
@@ -384,7 +285,14 @@ impl Game for GoState {
                     continue;
                 }
             }
-            out.push((v as Move, self.prior(v)));
+            out.push((v as Move, features::strength(&features::features(b, v))));
+        }
+        // The learned strengths nudge the hand-set priors: the strongest move up by
+        // LEARNED_WEIGHT / 2, the weakest down by as much.
+        let top = out.iter().map(|m| m.1).fold(f32::MIN_POSITIVE, f32::max);
+        for m in out.iter_mut() {
+            let learned = LEARNED_WEIGHT * ((m.1 / top).sqrt() - 0.5);
+            m.1 = (self.prior(m.0 as Vertex) + learned).clamp(0.02, 0.98);
         }
         // Passing is always possible; worth little while there is a move left.
         let pass_prior = if out.is_empty() { 0.5 } else { 0.1 };

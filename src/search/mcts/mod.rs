@@ -88,6 +88,8 @@ impl Params {
             rave_equiv: 3000.0,
             exploration: 0.02,
             expand_at: 8,
+            bias: 0.1,
+            bias_visits: 1e6,
             ..Params::default()
         }
     }

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Games for the learned Go prior: GNU Go self-play, one game per line.
+
+The prior (`bench/go_prior_train.rs`) learns from the moves a stronger player chose.
+No game collection ships in the package registries, and GNU Go's own pattern data is
+GPL: the games are generated here, by running GNU Go (installed by
+bench/install-peers.sh) against itself. A game is reproducible from its seed, size and
+level; each output line is
+
+    SIZE KOMI SEED LEVEL MOVE MOVE ... (GTP coordinates, `pass` for a pass)
+
+    bench/go_prior_games.py --games 100 --first-seed 1 --out bench/data/go-prior-games.txt
+        [--size 19] [--level 10] [--jobs 2]
+
+Appends to `--out`, skipping seeds already in it, so a stopped run goes on where it
+stopped.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import threading
+
+
+def gnugo_path():
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([os.path.join(here, "install-peers.sh")], check=True,
+                         capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
+def play(gnugo, size, komi, level, seed, max_moves):
+    p = subprocess.Popen([gnugo, "--mode", "gtp", "--level", str(level), "--seed",
+                          str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def ask(cmd):
+        p.stdin.write(cmd + "\n")
+        p.stdin.flush()
+        reply = []
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError(f"gnugo died after {cmd!r}")
+            if line.strip() == "" and reply:
+                break
+            if line.strip():
+                reply.append(line.strip())
+        text = " ".join(reply)
+        if not text.startswith("="):
+            raise RuntimeError(f"{cmd!r}: {text}")
+        return text[1:].strip()
+
+    ask(f"boardsize {size}")
+    ask("clear_board")
+    ask(f"komi {komi}")
+    moves = []
+    passes = 0
+    colour = "b"
+    while len(moves) < max_moves and passes < 2:
+        mv = ask(f"genmove {colour}").upper()
+        if mv == "RESIGN":
+            break
+        mv = "pass" if mv == "PASS" else mv
+        passes = passes + 1 if mv == "pass" else 0
+        moves.append(mv)
+        colour = "w" if colour == "b" else "b"
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait()
+    return moves
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--size", type=int, default=19)
+    ap.add_argument("--komi", type=float, default=7.5)
+    ap.add_argument("--level", type=int, default=10)
+    ap.add_argument("--max-moves", type=int, default=400)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+
+    done = set()
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 4:
+                    done.add((int(w[0]), int(w[2]), int(w[3])))
+    gnugo = gnugo_path()
+    seeds = [s for s in range(args.first_seed, args.first_seed + args.games)
+             if (args.size, s, args.level) not in done]
+    lock = threading.Lock()
+
+    def one(seed):
+        moves = play(gnugo, args.size, args.komi, args.level, seed, args.max_moves)
+        with lock, open(args.out, "a") as f:
+            f.write(f"{args.size} {args.komi} {seed} {args.level} {' '.join(moves)}\n")
+        print(f"seed {seed}: {len(moves)} moves", file=sys.stderr, flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for f in [pool.submit(one, s) for s in seeds]:
+            f.result()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+//! Trains the learned Go prior: Coulom's minorization-maximization ("Computing Elo
+//! ratings of move patterns in the game of Go", 2007) over the move features of
+//! `tengen::games::go::features`, from the moves of games played by a stronger player.
+//!
+//! ```sh
+//! bench/go_prior_games.py --games 100 --out bench/data/go-prior-games.txt   # GNU Go self-play
+//! cargo run --release --example go_prior_train -- bench/data/go-prior-games.txt \
+//!     --write src/games/go/prior_weights.rs
+//! ```
+//!
+//! A move's strength is the product of its features' gammas, and the chance that a
+//! position's move is the one chosen is its strength over the sum of all the moves' the
+//! tree would expand there. Every tenth game is held out: the program prints, on those
+//! positions, how often the strongest move is the move played (top 1, top 5) and the
+//! mean log-likelihood of the played move, beside how the priors of the search in this
+//! build (`GoState::expand`: the hand-set tactics nudged by the weights compiled in)
+//! rank the played move, and a uniform guess's log-likelihood.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use clap::Parser;
+use tengen::games::go::features::{self, Features, GROUPS, SHAPE, VALUES};
+use tengen::games::go::{Board, PASS, parse_vertex};
+use tengen::search::mcts::Game;
+use tengen::search::mcts::go::GoState;
+
+#[derive(Parser)]
+struct Args {
+    /// Games, one a line: SIZE KOMI SEED LEVEL MOVE... (bench/go_prior_games.py).
+    games: String,
+    /// MM iterations (each updates every group once).
+    #[arg(long, default_value_t = 40)]
+    iterations: usize,
+    /// A shape gets its own gamma when it was played at least this often in training.
+    #[arg(long, default_value_t = 3)]
+    min_played: u32,
+    /// Write the weights as Rust to this file.
+    #[arg(long)]
+    write: Option<String>,
+}
+
+/// One position: its candidates' features (dense indices) and the one played.
+struct Position {
+    first: usize,
+    len: usize,
+    chosen: usize,
+    /// How many moves the search's priors put above the one played.
+    old_rank: usize,
+}
+
+struct Data {
+    cands: Vec<Features>,
+    positions: Vec<Position>,
+}
+
+fn read_games(path: &str) -> Vec<(usize, Vec<String>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let size = w.first()?.parse().ok()?;
+            Some((size, w.get(4..)?.iter().map(|s| s.to_string()).collect()))
+        })
+        .collect()
+}
+
+/// The positions of the held-out games (every tenth) or of the others.
+fn collect(games: &[(usize, Vec<String>)], test: bool) -> Data {
+    let mut data = Data {
+        cands: Vec::new(),
+        positions: Vec::new(),
+    };
+    let mut moves = Vec::new();
+    for (i, (size, game)) in games.iter().enumerate() {
+        if (i % 10 == 9) != test {
+            continue;
+        }
+        let mut b = Board::new(*size).expect("a size 2..=25");
+        for mv in game {
+            let Ok(v) = parse_vertex(*size, mv) else {
+                break;
+            };
+            if v != PASS {
+                moves.clear();
+                GoState::new(b.clone(), 7.5, false, Vec::new()).expand(&mut moves);
+                if let Some(chosen) = moves.iter().position(|&(m, _)| m as u16 == v) {
+                    let first = data.cands.len();
+                    let mut old_rank = 0;
+                    let chosen_prior = moves[chosen].1;
+                    for &(m, p) in &moves {
+                        if m as u16 == PASS {
+                            continue;
+                        }
+                        old_rank += (p > chosen_prior) as usize;
+                        data.cands.push(features::features(&b, m as u16));
+                    }
+                    let chosen = moves[..chosen]
+                        .iter()
+                        .filter(|m| m.0 as u16 != PASS)
+                        .count();
+                    data.positions.push(Position {
+                        first,
+                        len: data.cands.len() - first,
+                        chosen,
+                        old_rank,
+                    });
+                }
+            }
+            if b.check(v, b.to_move(), false).is_err() {
+                break;
+            }
+            b.play(v);
+        }
+    }
+    data
+}
+
+/// Gammas, indexed by group then value (shapes by their dense index).
+struct Model {
+    gamma: Vec<Vec<f64>>,
+    /// Canonical shape code -> dense index (0: every other shape).
+    shape_index: HashMap<u16, usize>,
+}
+
+impl Model {
+    fn index(&self, g: usize, f: &Features) -> usize {
+        if g == SHAPE {
+            self.shape_index.get(&f[SHAPE]).copied().unwrap_or(0)
+        } else {
+            f[g] as usize
+        }
+    }
+
+    fn strength(&self, f: &Features) -> f64 {
+        (0..GROUPS)
+            .map(|g| self.gamma[g][self.index(g, f)])
+            .product()
+    }
+
+    /// One MM update of group `g`.
+    fn update(&mut self, data: &Data, g: usize) {
+        let n = self.gamma[g].len();
+        let mut wins = vec![0f64; n];
+        let mut c = vec![0f64; n];
+        for p in &data.positions {
+            let cands = &data.cands[p.first..p.first + p.len];
+            let total: f64 = cands.iter().map(|f| self.strength(f)).sum();
+            for (k, f) in cands.iter().enumerate() {
+                let i = self.index(g, f);
+                c[i] += self.strength(f) / self.gamma[g][i] / total;
+                if k == p.chosen {
+                    wins[i] += 1.0;
+                }
+            }
+        }
+        // One virtual win and one loss against a gamma of 1 keep unseen values finite.
+        for i in 0..n {
+            let gm = self.gamma[g][i];
+            self.gamma[g][i] = (wins[i] + 1.0) / (c[i] + 2.0 / (gm + 1.0));
+        }
+    }
+
+    /// Top-1, top-5 and mean log-likelihood of the played moves.
+    fn score(&self, data: &Data) -> (f64, f64, f64) {
+        let (mut top1, mut top5, mut ll) = (0usize, 0usize, 0f64);
+        for p in &data.positions {
+            let cands = &data.cands[p.first..p.first + p.len];
+            let s: Vec<f64> = cands.iter().map(|f| self.strength(f)).collect();
+            let total: f64 = s.iter().sum();
+            let rank = s.iter().filter(|&&x| x > s[p.chosen]).count();
+            top1 += (rank == 0) as usize;
+            top5 += (rank < 5) as usize;
+            ll += (s[p.chosen] / total).ln();
+        }
+        let n = data.positions.len().max(1) as f64;
+        (top1 as f64 / n, top5 as f64 / n, ll / n)
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    let games = read_games(&args.games);
+    let train = collect(&games, false);
+    let test = collect(&games, true);
+    eprintln!(
+        "{} games: {} training positions, {} held out",
+        games.len(),
+        train.positions.len(),
+        test.positions.len()
+    );
+    // The shapes played often enough.
+    let mut played: HashMap<u16, u32> = HashMap::new();
+    for p in &train.positions {
+        *played
+            .entry(train.cands[p.first + p.chosen][SHAPE])
+            .or_default() += 1;
+    }
+    let mut kept: Vec<u16> = played
+        .iter()
+        .filter(|&(_, &n)| n >= args.min_played)
+        .map(|(&c, _)| c)
+        .collect();
+    kept.sort_unstable();
+    let shape_index: HashMap<u16, usize> =
+        kept.iter().enumerate().map(|(i, &c)| (c, i + 1)).collect();
+    let mut model = Model {
+        gamma: (0..GROUPS)
+            .map(|g| {
+                vec![
+                    1.0;
+                    if g == SHAPE {
+                        kept.len() + 1
+                    } else {
+                        VALUES[g]
+                    }
+                ]
+            })
+            .collect(),
+        shape_index,
+    };
+    eprintln!("{} shapes of their own", kept.len());
+    for it in 0..args.iterations {
+        for g in 0..GROUPS {
+            model.update(&train, g);
+        }
+        if it % 10 == 9 || it + 1 == args.iterations {
+            let (t1, t5, ll) = model.score(&test);
+            eprintln!(
+                "iteration {}: held out top-1 {:.1}%, top-5 {:.1}%, log-likelihood {:.3}",
+                it + 1,
+                100.0 * t1,
+                100.0 * t5,
+                ll
+            );
+        }
+    }
+    let n = test.positions.len().max(1) as f64;
+    let old1 = test.positions.iter().filter(|p| p.old_rank == 0).count() as f64 / n;
+    let old5 = test.positions.iter().filter(|p| p.old_rank < 5).count() as f64 / n;
+    let uniform: f64 = test
+        .positions
+        .iter()
+        .map(|p| -(p.len as f64).ln())
+        .sum::<f64>()
+        / n;
+    let (t1, t5, ll) = model.score(&test);
+    println!("held-out positions: {}", test.positions.len());
+    println!(
+        "learned prior:  top-1 {:.1}%  top-5 {:.1}%  log-likelihood {:.3}",
+        100.0 * t1,
+        100.0 * t5,
+        ll
+    );
+    println!(
+        "hand-set prior: top-1 {:.1}%  top-5 {:.1}%  (ties counted as hits)",
+        100.0 * old1,
+        100.0 * old5
+    );
+    println!("uniform guess:  log-likelihood {uniform:.3}");
+    if let Some(path) = args.write {
+        std::fs::write(
+            &path,
+            rust(
+                &model,
+                &kept,
+                &args.games,
+                games.len(),
+                train.positions.len(),
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("wrote {path}");
+    }
+}
+
+/// The weights as a Rust module.
+fn rust(model: &Model, kept: &[u16], source: &str, games: usize, positions: usize) -> String {
+    let mut s = String::new();
+    let name = std::path::Path::new(source)
+        .file_name()
+        .map_or(source.into(), |n| n.to_string_lossy());
+    writeln!(s, "//! The learned Go prior's gammas, fitted by `bench/go_prior_train.rs` on {positions} positions").unwrap();
+    writeln!(
+        s,
+        "//! of {games} GNU Go self-play games (`bench/data/{name}`). Generated: do not edit."
+    )
+    .unwrap();
+    writeln!(s).unwrap();
+    writeln!(s, "/// The gamma of every shape not listed in [`SHAPES`].").unwrap();
+    writeln!(
+        s,
+        "pub const OTHER_SHAPE: f32 = {:e};",
+        model.gamma[SHAPE][0] as f32
+    )
+    .unwrap();
+    writeln!(s).unwrap();
+    writeln!(s, "/// (canonical 3x3 code, gamma), by code.").unwrap();
+    writeln!(s, "pub const SHAPES: [(u16, f32); {}] = [", kept.len()).unwrap();
+    for (i, &code) in kept.iter().enumerate() {
+        writeln!(s, "    ({code}, {:e}),", model.gamma[SHAPE][i + 1] as f32).unwrap();
+    }
+    writeln!(s, "];").unwrap();
+    writeln!(s).unwrap();
+    writeln!(
+        s,
+        "/// The other groups' gammas, by group then value (see `features`)."
+    )
+    .unwrap();
+    writeln!(s, "pub const GROUPS: [&[f32]; {}] = [", GROUPS - 1).unwrap();
+    for g in 1..GROUPS {
+        let values: Vec<String> = model.gamma[g]
+            .iter()
+            .map(|&x| format!("{:e}", x as f32))
+            .collect();
+        writeln!(s, "    &[{}],", values.join(", ")).unwrap();
+    }
+    writeln!(s, "];").unwrap();
+    s
+}

@@ -1,0 +1,275 @@
+//! What the learned Go prior sees of a move: its 3x3 shape (turned, mirrored and
+//! coloured to the mover's view), the captures, escapes, self-ataris and ataris it
+//! makes, its distances to the last two moves and where it lies on the board. The
+//! trainer (`bench/go_prior_train.rs`) and the search read moves through this one
+//! function, so the weights fit exactly what the search looks up.
+
+use std::sync::OnceLock;
+
+use super::board::{Board, Cell, PASS, Vertex};
+use super::{pattern, prior_weights, tactics};
+
+/// The feature groups; a move has one value in each.
+pub const SHAPE: usize = 0;
+pub const CAPTURE: usize = 1;
+pub const ESCAPE: usize = 2;
+pub const SELF_ATARI: usize = 3;
+pub const ATARI: usize = 4;
+pub const LAST: usize = 5;
+pub const LAST2: usize = 6;
+pub const PLACE: usize = 7;
+pub const GROUPS: usize = 8;
+
+/// How many values each group but the shape has (the shape's value is its canonical
+/// 3x3 code, up to 65535).
+pub const VALUES: [usize; GROUPS] = [1 << 16, 5, 3, 3, 3, DISTANCES, DISTANCES, 2 * PLACES];
+/// Distance classes to an earlier move: none (a pass or the start), then Coulom's
+/// distance dx + dy + max(dx, dy) as 2, 3, … 8, 9–10, 11–13, 14–17, 18 and more.
+const DISTANCES: usize = 12;
+/// (nearest edge's line, farthest edge's line) pairs, lines counted 0..=6 from the edge.
+const PLACES: usize = 7 * 7;
+
+/// A move's value in every group.
+pub type Features = [u16; GROUPS];
+
+/// The features of the side to move's move `v` (a legal move, not a pass).
+pub fn features(b: &Board, v: Vertex) -> Features {
+    let me = Cell::of(b.to_move());
+    let last = b.last_move();
+    let mut captured = 0u16;
+    let mut of_last = false;
+    let mut escape = 0u16;
+    let mut atari = 0u16;
+    let mut libs = [PASS; 3];
+    for n in Board::neighbours(v) {
+        match b.cell(n) {
+            Cell::Empty | Cell::Wall => {}
+            c if c == me => {
+                if b.atari_liberty(n) == Some(v) {
+                    escape = escape.max(if b.chain_stones(n) == 1 { 1 } else { 2 });
+                }
+            }
+            _ => {
+                if b.atari_liberty(n) == Some(v) {
+                    // A chain touching v on two sides is counted once.
+                    if !Board::neighbours(v)
+                        .into_iter()
+                        .take_while(|&m| m != n)
+                        .any(|m| b.cell(m) == b.cell(n) && b.chain(m) == b.chain(n))
+                    {
+                        captured += b.chain_stones(n);
+                    }
+                    of_last |=
+                        last != PASS && b.cell(last) != Cell::Empty && b.chain(last) == b.chain(n);
+                } else if atari == 0 && b.pseudo_liberties(n) <= 8 && b.liberties(n, &mut libs) == 2
+                {
+                    atari = 1;
+                }
+            }
+        }
+    }
+    if atari == 1 && tactics::ladder_atari(b, v, b.to_move()) {
+        atari = 2;
+    }
+    let capture = match (captured, of_last) {
+        (0, _) => 0,
+        (1..=2, false) => 1,
+        (_, false) => 2,
+        (1..=2, true) => 3,
+        (_, true) => 4,
+    };
+    let self_atari = if captured > 0 {
+        0
+    } else {
+        match tactics::self_atari_stones(b, v) {
+            None => 0,
+            Some(1..=2) => 1,
+            Some(_) => 2,
+        }
+    };
+    [
+        canonical(b.code3(v), me),
+        capture,
+        escape,
+        self_atari,
+        atari,
+        distance(v, last),
+        distance(v, b.second_last_move()),
+        place(b, v),
+    ]
+}
+
+/// The learned prior's strength of a move with features `f`: the product of their
+/// gammas (a move twice as strong is twice as likely to be the one a strong player
+/// picks among the same moves).
+pub fn strength(f: &Features) -> f32 {
+    let shapes = shape_gammas();
+    let mut s = shapes[f[SHAPE] as usize];
+    for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
+        s *= gammas[f[g + 1] as usize];
+    }
+    s
+}
+
+/// Every canonical shape code's gamma.
+fn shape_gammas() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![prior_weights::OTHER_SHAPE; 1 << 16];
+        for &(code, gamma) in &prior_weights::SHAPES {
+            t[code as usize] = gamma;
+        }
+        t
+    })
+}
+
+/// The distance class of `v` from an earlier move `m`.
+fn distance(v: Vertex, m: Vertex) -> u16 {
+    if m == PASS {
+        return 0;
+    }
+    let (x, y) = Board::xy(v);
+    let (mx, my) = Board::xy(m);
+    let (dx, dy) = (x.abs_diff(mx), y.abs_diff(my));
+    match dx + dy + dx.max(dy) {
+        d @ 0..=8 => (d.max(2) - 1) as u16,
+        9..=10 => 8,
+        11..=13 => 9,
+        14..=17 => 10,
+        _ => 11,
+    }
+}
+
+/// Where `v` lies: its lines from the two nearest edges, and whether the board within
+/// two points of it is empty (an open corner or side, which the opening fights for).
+fn place(b: &Board, v: Vertex) -> u16 {
+    let size = b.size();
+    let (x, y) = Board::xy(v);
+    let (lx, ly) = (x.min(size - 1 - x).min(6), y.min(size - 1 - y).min(6));
+    let (near, far) = (lx.min(ly), lx.max(ly));
+    let open = (y.saturating_sub(2)..=(y + 2).min(size - 1)).all(|yy| {
+        (x.saturating_sub(2)..=(x + 2).min(size - 1))
+            .all(|xx| b.cell(Board::vertex_of(xx, yy)) == Cell::Empty)
+    });
+    ((near * 7 + far) + open as usize * PLACES) as u16
+}
+
+/// The canonical form of a 3x3 code seen by the player of `me`: colours swapped so
+/// that the mover's stones read as black, then the least code among the eight turns
+/// and mirrors.
+pub fn canonical(code: u16, me: Cell) -> u16 {
+    let code = if me == Cell::White {
+        swap_colours(code)
+    } else {
+        code
+    };
+    canonical_table()[code as usize]
+}
+
+/// A code with black and white exchanged (empty and edge stay).
+fn swap_colours(code: u16) -> u16 {
+    let lo = code & 0x5555;
+    let hi = (code >> 1) & 0x5555;
+    // A cell with exactly one bit set holds a stone: flip both its bits.
+    code ^ ((lo ^ hi) * 3)
+}
+
+fn canonical_table() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // Where each of the eight cells goes under each symmetry.
+        let offsets: [(i32, i32); 8] = [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ];
+        let perms: Vec<[usize; 8]> = (0..8)
+            .map(|sym| {
+                std::array::from_fn(|i| {
+                    let turned = pattern::symmetric(offsets[i].0, offsets[i].1, sym);
+                    offsets
+                        .iter()
+                        .position(|&o| o == turned)
+                        .expect("a neighbour")
+                })
+            })
+            .collect();
+        (0..=u16::MAX)
+            .map(|code| {
+                perms
+                    .iter()
+                    .map(|perm| {
+                        (0..8).fold(0u16, |t, i| t | ((code >> (2 * i)) & 3) << (2 * perm[i]))
+                    })
+                    .min()
+                    .expect("eight symmetries")
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Color;
+
+    #[test]
+    fn the_weights_have_a_gamma_for_every_value() {
+        for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
+            assert_eq!(gammas.len(), VALUES[g + 1], "group {}", g + 1);
+            assert!(gammas.iter().all(|&x| x.is_finite() && x > 0.0));
+        }
+        assert!(
+            prior_weights::SHAPES
+                .iter()
+                .all(|&(c, g)| canonical(c, Cell::Black) == c && g > 0.0)
+        );
+    }
+
+    fn board(diagram: &str) -> Board {
+        Board::from_diagram(diagram).unwrap()
+    }
+
+    #[test]
+    fn a_shape_reads_the_same_turned_mirrored_and_in_the_other_colour() {
+        // A hane: X above-left, O above, the move below O. Turned a quarter, mirrored,
+        // and with the colours exchanged and white to move, it is one shape.
+        let a = board(". . . .\n. X O .\n. . . .\n. . . .");
+        let b = board(". . . .\n. . X .\n. . O .\n. . . .");
+        let mut c = board(". . . .\n. O X .\n. . . .\n. . . .");
+        c.set_to_move(Color::White);
+        let at =
+            |b: &Board, x, y| canonical(b.code3(b.vertex(x, y).unwrap()), Cell::of(b.to_move()));
+        assert_eq!(at(&a, 2, 2), at(&b, 1, 2));
+        assert_eq!(at(&a, 2, 2), at(&c, 2, 2));
+        // The same point for the other colour is another shape (a stone of its own above).
+        let mut d = a.clone();
+        d.set_to_move(Color::White);
+        assert_ne!(at(&a, 2, 2), at(&d, 2, 2));
+    }
+
+    #[test]
+    fn captures_ataris_and_places_are_told_apart() {
+        // White's stone at B2 (x 1, y 1) is in atari: black's C2 takes it, and it is the
+        // last move.
+        let mut b = board(". . . . .\n. X . . .\nX O . . .\n. X . . .\n. . . . .");
+        b.set_to_move(Color::White);
+        b.play(b.vertex(4, 4).unwrap());
+        let f = features(&b, b.vertex(2, 2).unwrap());
+        assert_eq!(f[CAPTURE], 1, "a one-stone capture of an older stone");
+        assert_eq!(f[ESCAPE], 0);
+        // The corner point is on the first line, the board around it not empty.
+        let corner = features(&b, b.vertex(0, 0).unwrap());
+        assert_eq!(corner[PLACE] as usize, 0);
+        // A point two lines in with nothing near it is an open place.
+        let e = board(&". . . . . . . . .\n".repeat(9));
+        let open = features(&e, e.vertex(3, 2).unwrap());
+        assert_eq!(open[PLACE] as usize, 2 * 7 + 3 + PLACES);
+        assert_eq!(open[LAST], 0, "no last move yet");
+    }
+}
