@@ -253,7 +253,7 @@ fn main() {
         ll
     );
     println!(
-        "hand-set prior: top-1 {:.1}%  top-5 {:.1}%  (ties counted as hits)",
+        "search's priors: top-1 {:.1}%  top-5 {:.1}%  (ties counted as hits)",
         100.0 * old1,
         100.0 * old5
     );

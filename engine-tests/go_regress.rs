@@ -201,7 +201,7 @@ fn opening_moves_are_on_the_third_and_fourth_lines() {
                 "--threads",
                 "1",
                 "--playouts",
-                "3000",
+                "10000",
                 "--seed",
                 &(i + 1).to_string(),
             ]),

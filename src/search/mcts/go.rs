@@ -17,6 +17,10 @@ use crate::games::go::{Board, Cell, PASS, Vertex};
 /// How far the learned prior moves the hand-set one, from its weakest move to its
 /// strongest.
 const LEARNED_WEIGHT: f32 = 0.25;
+/// The same in the opening of a big board (fewer stones than two lines' worth), where
+/// the hand-set tactics have nothing to say and the playouts cannot tell a corner from
+/// the centre: the learned prior's share of the opening's knowledge.
+const OPENING_LEARNED_WEIGHT: f32 = 0.6;
 
 /// A Go position as the search plays it: the board, komi (white's points, handicap
 /// compensation included), and for the root the keys superko forbids.
@@ -288,10 +292,16 @@ impl Game for GoState {
             out.push((v as Move, features::strength(&features::features(b, v))));
         }
         // The learned strengths nudge the hand-set priors: the strongest move up by
-        // LEARNED_WEIGHT / 2, the weakest down by as much.
+        // half the weight, the weakest down by as much.
+        let size = b.size();
+        let weight = if size >= 13 && b.stone_count() < 2 * size {
+            OPENING_LEARNED_WEIGHT
+        } else {
+            LEARNED_WEIGHT
+        };
         let top = out.iter().map(|m| m.1).fold(f32::MIN_POSITIVE, f32::max);
         for m in out.iter_mut() {
-            let learned = LEARNED_WEIGHT * ((m.1 / top).sqrt() - 0.5);
+            let learned = weight * ((m.1 / top).sqrt() - 0.5);
             m.1 = (self.prior(m.0 as Vertex) + learned).clamp(0.02, 0.98);
         }
         // Passing is always possible; worth little while there is a move left.
