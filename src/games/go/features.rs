@@ -20,6 +20,10 @@ pub const LAST2: usize = 6;
 pub const PLACE: usize = 7;
 pub const GROUPS: usize = 8;
 
+/// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
+/// atari, 1: another atari).
+pub const LADDER_ATARI: u16 = 2;
+
 /// How many values each group but the shape has (the shape's value is its canonical
 /// 3x3 code, up to 65535).
 pub const VALUES: [usize; GROUPS] = [1 << 16, 5, 3, 3, 3, DISTANCES, DISTANCES, 2 * PLACES];
@@ -69,7 +73,7 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         }
     }
     if atari == 1 && tactics::ladder_atari(b, v, b.to_move()) {
-        atari = 2;
+        atari = LADDER_ATARI;
     }
     let capture = match (captured, of_last) {
         (0, _) => 0,

@@ -194,8 +194,9 @@ impl GoState {
     }
 
     /// The hand-set part of the prior of `v` (a legal, sensible move that is no futile
-    /// escape): tactics first.
-    fn prior(&self, v: Vertex) -> f32 {
+    /// escape), whose features `f` say whether it is a working ladder atari or a
+    /// self-atari: tactics first.
+    fn prior(&self, v: Vertex, f: &features::Features) -> f32 {
         let b = &self.board;
         let me = Cell::of(b.to_move());
         let mut p: f32 = 0.5;
@@ -215,10 +216,10 @@ impl GoState {
         if self.shapes.good(b, v) {
             p = p.max(0.65);
         }
-        if tactics::ladder_atari(b, v, b.to_move()) {
+        if f[features::ATARI] == features::LADDER_ATARI {
             p = p.max(0.75);
         }
-        if self.self_atari(v) {
+        if f[features::SELF_ATARI] != 0 {
             p = p.min(0.15);
         }
         let last = b.last_move();
@@ -278,6 +279,9 @@ impl Game for GoState {
             return;
         }
         let b = &self.board;
+        let first = out.len();
+        // Each move's learned strength, by its place in `out` from `first` on.
+        let mut strengths = [0f32; CELLS];
         for &v in b.empties() {
             if !self.sensible(v) || self.futile_escape(v) {
                 continue;
@@ -289,7 +293,11 @@ impl Game for GoState {
                     continue;
                 }
             }
-            out.push((v as Move, features::strength(&features::features(b, v))));
+            // The features once: the learned strength and the hand-set prior's
+            // ladder and self-atari tests both read them.
+            let f = features::features(b, v);
+            strengths[out.len() - first] = features::strength(&f);
+            out.push((v as Move, self.prior(v, &f)));
         }
         // The learned strengths nudge the hand-set priors: the strongest move up by
         // half the weight, the weakest down by as much.
@@ -299,10 +307,11 @@ impl Game for GoState {
         } else {
             LEARNED_WEIGHT
         };
-        let top = out.iter().map(|m| m.1).fold(f32::MIN_POSITIVE, f32::max);
-        for m in out.iter_mut() {
-            let learned = weight * ((m.1 / top).sqrt() - 0.5);
-            m.1 = (self.prior(m.0 as Vertex) + learned).clamp(0.02, 0.98);
+        let strengths = &strengths[..out.len() - first];
+        let top = strengths.iter().copied().fold(f32::MIN_POSITIVE, f32::max);
+        for (m, &s) in out[first..].iter_mut().zip(strengths) {
+            let learned = weight * ((s / top).sqrt() - 0.5);
+            m.1 = (m.1 + learned).clamp(0.02, 0.98);
         }
         // Passing is always possible; worth little while there is a move left.
         let pass_prior = if out.is_empty() { 0.5 } else { 0.1 };
