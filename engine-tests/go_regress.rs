@@ -165,11 +165,8 @@ fn regression_suites_pass() {
 
 /// The line of a 19x19 point (1: the edge), from its GTP name.
 fn line_of(vertex: &str) -> usize {
-    let letters = "ABCDEFGHJKLMNOPQRST";
-    let x = letters
-        .find(vertex[..1].to_ascii_uppercase().as_str())
-        .unwrap();
-    let y: usize = vertex[1..].parse::<usize>().unwrap() - 1;
+    let v = tengen::games::go::parse_vertex(19, vertex).unwrap();
+    let (x, y) = tengen::games::go::Board::xy(v);
     1 + x.min(18 - x).min(y).min(18 - y)
 }
 
