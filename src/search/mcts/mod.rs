@@ -520,36 +520,49 @@ impl Worker {
 
     /// The child of `at` with the best blend of its own win rate, its AMAF win rate and
     /// its prior, plus a little exploration.
+    ///
+    /// This loop runs over every child of every node on the path (thousands of children
+    /// a playout on 19x19), so the blend is one division: with `n` the visits plus the
+    /// prior's, `w` the wins plus the prior's, `a`/`aw` the AMAF visits/wins and
+    /// `k = 1 + a / rave_equiv`, RAVE's `(1 - β)·w/n + β·aw/a` with
+    /// `β = a / (a + n·k)` is `(k·w + aw) / (a + n·k)`.
     fn select(&mut self, m: &Mcts, at: NodeId) -> Option<NodeId> {
         let t = &m.tree;
         let p = &m.params;
         let parent_visits = t.node(at).visits().max(1) as f32;
         let log_n = parent_visits.ln();
+        let inv_equiv = 1.0 / p.rave_equiv;
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
+        let mut ties = 0u32;
         for c in t.children(at) {
             let n = t.node(c);
             let visits = n.visits() as f32;
             let wins = n.wins.load(Relaxed) as f32 / tree::UNIT;
             let prior = n.prior();
+            let (av, aw) = n.amaf();
+            let (av, aw) = (av as f32, aw as f32 / tree::UNIT);
             // The prior counts as `prior_visits` visits at its win rate.
             let nv = visits + p.prior_visits;
-            let value = (wins + prior * p.prior_visits) / nv;
-            let av = n.amaf_visits.load(Relaxed) as f32;
-            let blended = if av > 0.0 {
-                let aw = n.amaf_wins.load(Relaxed) as f32 / tree::UNIT / av;
-                let beta = av / (av + nv + nv * av / p.rave_equiv);
-                (1.0 - beta) * value + beta * aw
-            } else {
-                value
-            };
-            let bias = p.bias * (prior - 0.5) * p.bias_visits / (p.bias_visits + visits);
-            let u = blended + bias + p.exploration * (log_n / nv).sqrt();
-            // Ties go to a random child, so threads starting together spread out.
-            let u = u + self.rng.random::<f32>() * 1e-6;
+            let k = 1.0 + av * inv_equiv;
+            let blended = (k * (wins + prior * p.prior_visits) + aw) / (av + nv * k);
+            let mut u = blended;
+            if p.bias != 0.0 {
+                u += p.bias * (prior - 0.5) * p.bias_visits / (p.bias_visits + visits);
+            }
+            if p.exploration != 0.0 {
+                u += p.exploration * (log_n / nv).sqrt();
+            }
             if u > best_value {
                 best_value = u;
                 best = Some(c);
+                ties = 1;
+            } else if u == best_value {
+                // Ties go to a random child, so threads starting together spread out.
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best = Some(c);
+                }
             }
         }
         best
@@ -600,8 +613,7 @@ impl Worker {
             for c in t.children(id) {
                 let child = t.node(c);
                 if self.first.get(child.mv() as usize) == Some(&(mover as u8)) {
-                    child.amaf_visits.fetch_add(1, Relaxed);
-                    child.amaf_wins.fetch_add(w, Relaxed);
+                    child.add_amaf(w);
                 }
             }
         }
