@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Games for the learned Go prior: GNU Go self-play, one game per line.
+"""Games for the learned Go prior: GNU Go or Pachi self-play, one game per line.
 
 The prior (`bench/go_prior_train.rs`) learns from the moves a stronger player chose.
-No game collection ships in the package registries, and GNU Go's own pattern data is
-GPL: the games are generated here, by running GNU Go (installed by
-bench/install-peers.sh) against itself. A game is reproducible from its seed, size and
-level; each output line is
+No game collection ships in the package registries, and GNU Go's and Pachi's own
+pattern data are GPL: the games are generated here, by running GNU Go (installed by
+bench/install-peers.sh) or a Pachi the user built (`--pachi PATH`, a fixed number of
+playouts a move on one thread) against itself. A GNU Go game is reproducible from its seed,
+size and level (a Pachi game is not quite: its search thread is stopped by a manager
+thread, and the seed only varies the games); each output line is
 
     SIZE KOMI SEED LEVEL MOVE MOVE ... (GTP coordinates, `pass` for a pass)
 
+where LEVEL is GNU Go's level, or `pachiN` for Pachi at N playouts a move.
+
     bench/go_prior_games.py --games 100 --first-seed 1 --out bench/data/go-prior-games.txt
-        [--size 19] [--level 10] [--jobs 2]
+        [--size 19] [--level 10] [--jobs 2] [--pachi PATH --playouts 5000]
 
 Appends to `--out`, skipping seeds already in it, so a stopped run goes on where it
 stopped.
@@ -31,9 +35,8 @@ def gnugo_path():
     return out.strip().splitlines()[-1]
 
 
-def play(gnugo, size, komi, level, seed, max_moves):
-    p = subprocess.Popen([gnugo, "--mode", "gtp", "--level", str(level), "--seed",
-                          str(seed)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+def play(cmd, size, komi, max_moves):
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def ask(cmd):
@@ -43,9 +46,11 @@ def play(gnugo, size, komi, level, seed, max_moves):
         while True:
             line = p.stdout.readline()
             if not line:
-                raise RuntimeError(f"gnugo died after {cmd!r}")
+                raise RuntimeError(f"the engine died after {cmd!r}")
             if line.strip() == "" and reply:
                 break
+            if not reply and not line.startswith(("=", "?")):
+                continue  # chatter before the reply
             if line.strip():
                 reply.append(line.strip())
         text = " ".join(reply)
@@ -82,6 +87,8 @@ def main():
     ap.add_argument("--level", type=int, default=10)
     ap.add_argument("--max-moves", type=int, default=400)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--pachi", help="a Pachi binary to play instead of GNU Go")
+    ap.add_argument("--playouts", type=int, default=5000, help="Pachi's playouts a move")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
@@ -91,16 +98,27 @@ def main():
             for line in f:
                 w = line.split()
                 if len(w) >= 4:
-                    done.add((int(w[0]), int(w[2]), int(w[3])))
-    gnugo = gnugo_path()
+                    done.add((int(w[0]), int(w[2]), w[3]))
+    if args.pachi:
+        level = f"pachi{args.playouts}"
+
+        def command(seed):
+            return [args.pachi, "-s", str(seed), "-t", f"={args.playouts}",
+                    "threads=1,pondering=0"]
+    else:
+        level = str(args.level)
+        gnugo = gnugo_path()
+
+        def command(seed):
+            return [gnugo, "--mode", "gtp", "--level", level, "--seed", str(seed)]
     seeds = [s for s in range(args.first_seed, args.first_seed + args.games)
-             if (args.size, s, args.level) not in done]
+             if (args.size, s, level) not in done]
     lock = threading.Lock()
 
     def one(seed):
-        moves = play(gnugo, args.size, args.komi, args.level, seed, args.max_moves)
+        moves = play(command(seed), args.size, args.komi, args.max_moves)
         with lock, open(args.out, "a") as f:
-            f.write(f"{args.size} {args.komi} {seed} {args.level} {' '.join(moves)}\n")
+            f.write(f"{args.size} {args.komi} {seed} {level} {' '.join(moves)}\n")
         print(f"seed {seed}: {len(moves)} moves", file=sys.stderr, flush=True)
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
