@@ -27,8 +27,10 @@ use tengen::search::mcts::go::GoState;
 
 #[derive(Parser)]
 struct Args {
-    /// Games, one a line: SIZE KOMI SEED LEVEL MOVE... (bench/go_prior_games.py).
-    games: String,
+    /// Files of games, one a line: SIZE KOMI SEED LEVEL MOVE...
+    /// (bench/go_prior_games.py).
+    #[arg(required = true)]
+    games: Vec<String>,
     /// MM iterations (each updates every group once).
     #[arg(long, default_value_t = 40)]
     iterations: usize,
@@ -47,6 +49,7 @@ struct Position {
     chosen: usize,
     /// How many moves the search's priors put above the one played.
     old_rank: usize,
+    size: usize,
 }
 
 struct Data {
@@ -104,6 +107,7 @@ fn collect(games: &[(usize, Vec<String>)], test: bool) -> Data {
                         len: data.cands.len() - first,
                         chosen,
                         old_rank,
+                        size: *size,
                     });
                 }
             }
@@ -163,8 +167,13 @@ impl Model {
 
     /// Top-1, top-5 and mean log-likelihood of the played moves.
     fn score(&self, data: &Data) -> (f64, f64, f64) {
+        self.score_of(data, &data.positions.iter().collect::<Vec<_>>())
+    }
+
+    /// [`Model::score`] over some of the positions.
+    fn score_of(&self, data: &Data, positions: &[&Position]) -> (f64, f64, f64) {
         let (mut top1, mut top5, mut ll) = (0usize, 0usize, 0f64);
-        for p in &data.positions {
+        for p in positions {
             let cands = &data.cands[p.first..p.first + p.len];
             let s: Vec<f64> = cands.iter().map(|f| self.strength(f)).collect();
             let total: f64 = s.iter().sum();
@@ -173,14 +182,14 @@ impl Model {
             top5 += (rank < 5) as usize;
             ll += (s[p.chosen] / total).ln();
         }
-        let n = data.positions.len().max(1) as f64;
+        let n = positions.len().max(1) as f64;
         (top1 as f64 / n, top5 as f64 / n, ll / n)
     }
 }
 
 fn main() {
     let args = Args::parse();
-    let games = read_games(&args.games);
+    let games: Vec<(usize, Vec<String>)> = args.games.iter().flat_map(|f| read_games(f)).collect();
     let train = collect(&games, false);
     let test = collect(&games, true);
     eprintln!(
@@ -235,29 +244,30 @@ fn main() {
             );
         }
     }
-    let n = test.positions.len().max(1) as f64;
-    let old1 = test.positions.iter().filter(|p| p.old_rank == 0).count() as f64 / n;
-    let old5 = test.positions.iter().filter(|p| p.old_rank < 5).count() as f64 / n;
-    let uniform: f64 = test
-        .positions
-        .iter()
-        .map(|p| -(p.len as f64).ln())
-        .sum::<f64>()
-        / n;
-    let (t1, t5, ll) = model.score(&test);
-    println!("held-out positions: {}", test.positions.len());
-    println!(
-        "learned prior:  top-1 {:.1}%  top-5 {:.1}%  log-likelihood {:.3}",
-        100.0 * t1,
-        100.0 * t5,
-        ll
-    );
-    println!(
-        "search's priors: top-1 {:.1}%  top-5 {:.1}%  (ties counted as hits)",
-        100.0 * old1,
-        100.0 * old5
-    );
-    println!("uniform guess:  log-likelihood {uniform:.3}");
+    let mut sizes: Vec<usize> = test.positions.iter().map(|p| p.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for size in sizes {
+        let these: Vec<&Position> = test.positions.iter().filter(|p| p.size == size).collect();
+        let n = these.len().max(1) as f64;
+        let old1 = these.iter().filter(|p| p.old_rank == 0).count() as f64 / n;
+        let old5 = these.iter().filter(|p| p.old_rank < 5).count() as f64 / n;
+        let uniform: f64 = these.iter().map(|p| -(p.len as f64).ln()).sum::<f64>() / n;
+        let (t1, t5, ll) = model.score_of(&test, &these);
+        println!("{size}x{size}, held-out positions: {}", these.len());
+        println!(
+            "learned prior:  top-1 {:.1}%  top-5 {:.1}%  log-likelihood {:.3}",
+            100.0 * t1,
+            100.0 * t5,
+            ll
+        );
+        println!(
+            "search's priors: top-1 {:.1}%  top-5 {:.1}%  (ties counted as hits)",
+            100.0 * old1,
+            100.0 * old5
+        );
+        println!("uniform guess:  log-likelihood {uniform:.3}");
+    }
     if let Some(path) = args.write {
         std::fs::write(
             &path,
@@ -275,15 +285,22 @@ fn main() {
 }
 
 /// The weights as a Rust module.
-fn rust(model: &Model, kept: &[u16], source: &str, games: usize, positions: usize) -> String {
+fn rust(model: &Model, kept: &[u16], sources: &[String], games: usize, positions: usize) -> String {
     let mut s = String::new();
-    let name = std::path::Path::new(source)
-        .file_name()
-        .map_or(source.into(), |n| n.to_string_lossy());
+    let names: Vec<String> = sources
+        .iter()
+        .map(|source| {
+            let name = std::path::Path::new(source)
+                .file_name()
+                .map_or(source.into(), |n| n.to_string_lossy());
+            format!("`bench/data/{name}`")
+        })
+        .collect();
     writeln!(s, "//! The learned Go prior's gammas, fitted by `bench/go_prior_train.rs` on {positions} positions").unwrap();
     writeln!(
         s,
-        "//! of {games} GNU Go self-play games (`bench/data/{name}`). Generated: do not edit."
+        "//! of {games} self-play games ({}). Generated: do not edit.",
+        names.join(", ")
     )
     .unwrap();
     writeln!(s).unwrap();
