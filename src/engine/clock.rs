@@ -84,78 +84,12 @@ pub fn move_budget(
     Duration::from_millis(ms.clamp(20, MAX_MOVE_MS))
 }
 
-/// How much longer than its budget a move may think when its search is unstable (see
-/// [`crate::search::mcts::Limits::extend`]): half the budget, in main time only, and
-/// never past a tenth of the main time left. Byo-yomi and a fixed time per move are
-/// kept to the letter.
-pub fn extension(clock: TimeControl, left: Option<Left>, budget: Duration) -> Duration {
-    let main = match clock {
-        TimeControl::None => return Duration::ZERO,
-        TimeControl::Canadian { main_ms, .. } | TimeControl::Japanese { main_ms, .. } => main_ms,
-    };
-    let left = left.unwrap_or(Left {
-        ms: main,
-        stones: 0,
-    });
-    if left.stones > 0 {
-        return Duration::ZERO;
-    }
-    let spent = budget.as_millis() as u64;
-    let room = (left.ms / 10).saturating_sub(spent);
-    Duration::from_millis((spent / 2).min(room))
-}
-
-/// Moves a Go player should still budget for at move `ply` on a board of `points`
-/// points: Huang, Coulom & Lin's enhanced formula, time = left / (C + max(MaxPly − ply,
-/// 0)), with their 19x19 constants (C = 80, MaxPly = 160) scaled to the board's area.
-/// It spends more of the clock in the early middle game than a fixed share of the
-/// moves left would, and keeps a reserve of C moves' worth for the end.
-pub fn go_moves_to_go(points: usize, ply: usize) -> u64 {
-    let c = points as u64 * 80 / 361;
-    let max_ply = points as u64 * 160 / 361;
-    (c + max_ply.saturating_sub(ply as u64)).max(8)
-}
-
 /// The longest a single move may think, whatever the clock says.
 pub const MAX_MOVE_MS: u64 = 3_600_000;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn go_spends_more_in_the_early_middle_game_and_keeps_a_reserve() {
-        // 19x19: the paper's 80 + 160 at the start, down to its reserve of 80 by ply 160.
-        assert_eq!(go_moves_to_go(361, 0), 240);
-        assert_eq!(go_moves_to_go(361, 100), 140);
-        assert_eq!(go_moves_to_go(361, 200), 80);
-        // 9x9 in proportion, never below 8.
-        assert_eq!(go_moves_to_go(81, 0), 17 + 35);
-        assert_eq!(go_moves_to_go(4, 50), 8);
-    }
-
-    #[test]
-    fn only_main_time_extends_an_unstable_move() {
-        let b = Duration::from_secs(4);
-        assert_eq!(extension(TimeControl::None, None, b), Duration::ZERO);
-        let main = TimeControl::Canadian {
-            main_ms: 600_000,
-            byo_ms: 30_000,
-            stones: 5,
-        };
-        assert_eq!(extension(main, None, b), Duration::from_secs(2));
-        // In byo-yomi, or with little main time left: not at all.
-        let byo = Left {
-            ms: 30_000,
-            stones: 5,
-        };
-        assert_eq!(extension(main, Some(byo), b), Duration::ZERO);
-        let short = Left {
-            ms: 45_000,
-            stones: 0,
-        };
-        assert_eq!(extension(main, Some(short), b), Duration::from_millis(500));
-    }
 
     #[test]
     fn budgets_stay_inside_the_clock() {

@@ -6,8 +6,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::clock::move_budget;
 pub use super::clock::{Left, TimeControl};
-use super::clock::{extension, go_moves_to_go, move_budget};
 use crate::core::Color;
 use crate::games::go::{
     Board, Cell, Game, GoError, PASS, Rules, Vertex, fixed_handicap, result_text,
@@ -288,14 +288,13 @@ impl GoEngine {
         self.tree_at = Some((moves.len(), color));
     }
 
-    /// The time to spend on this move, and how much more it may take if its search
-    /// stays unstable.
-    pub fn budget(&self, color: Color) -> (Duration, Duration) {
+    /// The time to spend on this move.
+    pub fn budget(&self, color: Color) -> Duration {
         let size = self.game.size();
-        let to_go = go_moves_to_go(size * size, self.game.moves().len());
-        let left = self.left[color.index()];
-        let budget = move_budget(self.clock, left, to_go, self.move_time);
-        (budget, extension(self.clock, left, budget))
+        let empties = self.game.board().empties().len();
+        // Moves still to play by this side, roughly.
+        let to_go = ((empties as f32 * 0.4) as u64).max(size as u64).max(8);
+        move_budget(self.clock, self.left[color.index()], to_go, self.move_time)
     }
 
     fn run(
@@ -324,16 +323,11 @@ impl GoEngine {
                 playouts: Some(p),
                 ..Default::default()
             },
-            None => {
-                let (budget, extra) = self.budget(color);
-                let now = Instant::now();
-                mcts::Limits {
-                    deadline: Some(now + budget),
-                    extend: (!extra.is_zero()).then(|| now + budget + extra),
-                    early_stop: true,
-                    ..Default::default()
-                }
-            }
+            None => mcts::Limits {
+                deadline: Some(Instant::now() + self.budget(color)),
+                early_stop: true,
+                ..Default::default()
+            },
         };
         let report = self.run(color, limits, stop, &mcts::Quiet, None);
         let dead = self.dead_stones(&report);

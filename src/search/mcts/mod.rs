@@ -153,10 +153,6 @@ pub struct Limits {
     pub playouts: Option<u64>,
     /// Stop early once the best move cannot be overtaken in the time left.
     pub early_stop: bool,
-    /// Search on past the deadline, up to this instant, while the result is unstable:
-    /// the most visited root move is not the one that wins most (Huang, Coulom & Lin's
-    /// "unstable evaluation": the visits have yet to follow the win rate).
-    pub extend: Option<Instant>,
     /// Report progress to the watcher this often.
     pub interval: Option<Duration>,
     /// Test hook: a search thread panics (see [`crate::search::injected_fault`]).
@@ -332,14 +328,10 @@ impl Mcts {
                         collections += 1;
                     }
                     let now = Instant::now();
-                    let late = limits.deadline.is_some_and(|d| now >= d);
-                    if late && !limits.extend.is_some_and(|e| now < e && this.unstable()) {
+                    if limits.deadline.is_some_and(|d| now >= d) {
                         break;
                     }
-                    if limits.early_stop
-                        && !late
-                        && n.is_multiple_of(256)
-                        && this.decided(limits, start, n)
+                    if limits.early_stop && n.is_multiple_of(256) && this.decided(limits, start, n)
                     {
                         break;
                     }
@@ -384,25 +376,6 @@ impl Mcts {
             [a, b, ..] => (*a as f64) > *b as f64 + more,
             _ => true,
         }
-    }
-
-    /// Whether a root move with at least a third of the most visited one's visits wins
-    /// more often than it (by more than half a point of win rate).
-    fn unstable(&self) -> bool {
-        let t = &self.tree;
-        let Some(top) = t.children(t.root()).max_by_key(|&c| t.node(c).visits()) else {
-            return false;
-        };
-        let (top_visits, top_rate) = (t.node(top).visits(), t.node(top).win_rate());
-        let Some(top_rate) = top_rate else {
-            return false;
-        };
-        t.children(t.root()).any(|c| {
-            let n = t.node(c);
-            c != top
-                && n.visits() * 3 >= top_visits
-                && n.win_rate().is_some_and(|r| r > top_rate + 0.005)
-        })
     }
 
     /// The root's moves by visits with principal variations, and the ownership so far.
@@ -690,28 +663,5 @@ mod tests {
             depth += 1;
         }
         assert!(depth >= 2, "the main line is {depth} deep");
-    }
-
-    /// The visits have yet to follow the win rate when a well-visited runner-up wins more
-    /// than the most visited move; a runner-up with few visits is noise.
-    #[test]
-    fn a_search_is_unstable_while_a_well_visited_runner_up_wins_more() {
-        let m = Mcts::new(1024, 0);
-        let t = &m.tree;
-        assert!(t.expand(t.root(), &[(1, 0.5), (2, 0.5), (3, 0.5)]));
-        let set = |mv: u32, visits: u32, rate: f32| {
-            let c = t.find_child(t.root(), mv).unwrap();
-            t.node(c).visits.store(visits, Relaxed);
-            let wins = (rate * visits as f32 * tree::UNIT) as u32;
-            t.node(c).wins.store(wins, Relaxed);
-        };
-        set(1, 300, 0.50);
-        set(2, 90, 0.70);
-        set(3, 20, 0.40);
-        assert!(!m.unstable(), "90 visits against 300 is too few to count");
-        set(2, 120, 0.70);
-        assert!(m.unstable());
-        set(2, 120, 0.502);
-        assert!(!m.unstable(), "a fifth of a point is a tie");
     }
 }
