@@ -80,9 +80,8 @@ def main():
             prev = 0
             kind, at, before, after = "never", None, None, None
             first = opening + (0 if (opening % 2 == 0) == black else 1)
-            for ply in range(first, len(moves), 2):
-                if ply + 1 >= len(moves):
-                    break  # the engine's last move: the game ended after it
+            # The engine's moves, but not one that ended the game: nothing follows it to judge.
+            for ply in range(first, len(moves) - 1, 2):
                 ev, _ = referee_eval(ref, cache, moves[: ply + 1])
                 if ev is None:
                     continue

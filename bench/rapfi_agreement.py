@@ -99,17 +99,22 @@ def value(text):
     return int(text)
 
 
+def last_eval(lines):
+    """The last `Eval` a brain reported among its output lines (mover's view), or None."""
+    ev = None
+    for line in lines:
+        m = re.search(r"Eval ([+-]?M?-?\d+)", line)
+        if m:
+            ev = m.group(1)
+    return value(ev) if ev is not None else None
+
+
 def referee_eval(ref, cache, moves):
     """The referee's evaluation (mover's view) and best move of a position, cached."""
     key = " ".join(moves)
     if key not in cache:
         best, lines = ref.play(moves)
-        ev = None
-        for line in lines:
-            m = re.search(r"Eval ([+-]?M?-?\d+)", line)
-            if m:
-                ev = m.group(1)
-        cache[key] = [value(ev) if ev is not None else None, best]
+        cache[key] = [last_eval(lines), best]
     return cache[key]
 
 

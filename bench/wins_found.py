@@ -4,7 +4,7 @@
 The positions (`bench/positions-wins-15.txt`, made by `bench/loss_points.py
 --positions-out`) are those right after the move that lost each of Tengen's games
 against Rapfi classical in a gauntlet: Rapfi, as referee at 100,000 nodes, saw a forced
-win for the side to move there (most are wins by threes and fours, mates in 15 to 35
+win for the side to move there (most are wins by threes and fours, mates in 9 to 47
 plies). Most of Tengen's lost games against Rapfi turn on one such moment, so how
 soon an engine sees these wins (and, the other way round, sees them coming) is a large
 part of the gap. Each engine searches every position with a fixed node budget (node
@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -33,7 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gomocup_positions import read_positions  # noqa: E402
-from rapfi_agreement import MATE, Brain, value  # noqa: E402
+from rapfi_agreement import MATE, Brain, last_eval  # noqa: E402
 
 
 def tengen_wins(cmd, size, moves, nodes, ms):
@@ -49,12 +48,7 @@ def tengen_wins(cmd, size, moves, nodes, ms):
 
 def rapfi_wins(brain, moves):
     """Whether the brain's last reported evaluation is a mate for the side to move."""
-    _, lines = brain.play(moves)
-    ev = None
-    for line in lines:
-        m = re.search(r"Eval ([+-]?M?-?\d+)", line)
-        if m:
-            ev = value(m.group(1))
+    ev = last_eval(brain.play(moves)[1])
     return ev is not None and ev > MATE - 1000
 
 
