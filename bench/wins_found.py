@@ -107,7 +107,8 @@ def main():
     budget = f"{args.nodes} nodes" if args.nodes else f"{args.ms} ms"
     print(f"{n} positions, {budget} each")
     for name, s in solved.items():
-        print(f"{name:12} {len(s):4} found ({len(s) / n:.1%})")
+        print(f"{name:12} {len(s):4} found ({len(s) / n:.1%}): "
+              + " ".join(str(i + 1) for i in sorted(s)))
     names = list(solved)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -115,6 +116,10 @@ def main():
             only_b = len(solved[b] - solved[a])
             print(f"{a} vs {b}: only {a} {only_a}, only {b} {only_b}, "
                   f"sign test p = {sign_test(only_a, only_b):.3f}")
+            for who, only in ((a, solved[a] - solved[b]), (b, solved[b] - solved[a])):
+                if only:
+                    # Line numbers of the positions (1-based) so that one can be replayed.
+                    print(f"  only {who}: " + " ".join(str(i + 1) for i in sorted(only)))
 
 
 if __name__ == "__main__":
