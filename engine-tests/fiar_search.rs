@@ -273,51 +273,118 @@ fn never_plays_a_forbidden_point() {
     );
 }
 
-/// Random positions where the opponent has a four and the side to move has no five:
-/// the search blocks it.
-#[test]
-fn always_blocks_a_four() {
-    let mut rng = StdRng::seed_from_u64(11);
-    let mut checked = 0;
+/// Plays `games` random games per variant (each stone next to one already down, up to
+/// `max_stones`) and hands every position to `visit` until it answers true (that game
+/// has what the test looks for and stops).
+fn random_positions(
+    seed: u64,
+    games: usize,
+    max_stones: usize,
+    mut visit: impl FnMut(Variant, &Board) -> bool,
+) {
+    let mut rng = StdRng::seed_from_u64(seed);
     for v in [
         Variant::Freestyle,
         Variant::Standard,
         Variant::Renju,
         Variant::Caro,
     ] {
-        for _ in 0..200 {
+        for _ in 0..games {
             let mut b = Board::new(v);
             let _ = b.play(Move::Place(b.centre()));
-            while b.outcome() == Outcome::Ongoing && b.stone_count() < 40 {
-                let me = b.to_move();
-                let opp = me.opposite();
-                let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
-                let my_five = empties
-                    .iter()
-                    .any(|&p| b.patterns(p, me).contains(&Pattern::Five));
-                let blocks: Vec<Point> = empties
-                    .iter()
-                    .copied()
-                    .filter(|&p| b.patterns(p, opp).contains(&Pattern::Five))
-                    .collect();
-                if !my_five && blocks.len() == 1 && b.check(Move::Place(blocks[0])).is_ok() {
-                    let r = think(&b, 2_000);
-                    assert_eq!(r.best, Move::Place(blocks[0]), "{v}: must block\n{b}");
-                    checked += 1;
+            while b.outcome() == Outcome::Ongoing && b.stone_count() < max_stones {
+                if visit(v, &b) {
                     break;
                 }
-                let near: Vec<Point> = empties
-                    .iter()
-                    .copied()
-                    .filter(|&p| b.has_stone_near(p, 1))
+                let near: Vec<Point> = b
+                    .points()
+                    .filter(|&p| b.is_empty(p) && b.has_stone_near(p, 1))
                     .collect();
                 let _ = b.play(Move::Place(near[rng.random_range(0..near.len())]));
             }
         }
     }
+}
+
+/// Random positions where the opponent has a four and the side to move has no five:
+/// the search blocks it.
+#[test]
+fn always_blocks_a_four() {
+    let mut checked = 0;
+    random_positions(11, 200, 40, |v, b| {
+        let me = b.to_move();
+        let opp = me.opposite();
+        let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
+        let my_five = empties
+            .iter()
+            .any(|&p| b.patterns(p, me).contains(&Pattern::Five));
+        let blocks: Vec<Point> = empties
+            .iter()
+            .copied()
+            .filter(|&p| b.patterns(p, opp).contains(&Pattern::Five))
+            .collect();
+        if !my_five && blocks.len() == 1 && b.check(Move::Place(blocks[0])).is_ok() {
+            let r = think(b, 2_000);
+            assert_eq!(r.best, Move::Place(blocks[0]), "{v}: must block\n{b}");
+            checked += 1;
+            return true;
+        }
+        false
+    });
     assert!(
         checked >= 50,
         "only {checked} positions with a four to block"
+    );
+}
+
+/// Against a four-three to come, the search looks only at the moves that may stop it and
+/// at its own fours: every move left out must lose to a win by fours, in every variant
+/// with fours (renju's false threes included, where a three is no threat to white).
+#[test]
+fn moves_left_out_against_a_four_three_lose() {
+    use tengen::search::ab::eval::{Threat, threat};
+    use tengen::search::ab::movegen::{Generated, generate};
+    let (mut positions, mut left_out) = (0, 0);
+    random_positions(23, 500, 50, |v, b| {
+        let me = b.to_move();
+        let opp = me.opposite();
+        let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
+        let quiet = !b.has_five_point(opp)
+            && !b.has_four_point(me)
+            && empties
+                .iter()
+                .all(|&p| threat(b.patterns(p, opp)) < Threat::OpenFour);
+        let four_three = empties
+            .iter()
+            .any(|&p| threat(b.patterns(p, opp)) == Threat::FourThree && b.foul(p, opp).is_none());
+        if !(quiet && four_three) {
+            return false;
+        }
+        let (mut cands, mut list) = (Vec::new(), Vec::new());
+        assert!(matches!(
+            generate(b, &mut cands, &mut list),
+            Generated::Moves { .. }
+        ));
+        let kept: Vec<Point> = list.iter().map(|m| m.0).collect();
+        for &p in &cands {
+            if kept.contains(&p) || b.check(Move::Place(p)).is_err() {
+                continue;
+            }
+            let mut after = b.clone();
+            after.play(Move::Place(p)).unwrap();
+            let mut line = Vec::new();
+            assert!(
+                Vcf::new().solve(&mut after, 8, 200_000, &mut line),
+                "{v}: {p} was left out but does not lose to fours\n{b}"
+            );
+            left_out += 1;
+        }
+        positions += 1;
+        true
+    });
+    assert!(
+        positions >= 100 && left_out >= 1000,
+        "only {positions} positions, {left_out} moves left out"
     );
 }
 

@@ -333,15 +333,15 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         // Step 2. The table, before any move is generated: a cut-off then costs no
-        // generation. (At the horizon, depth 0, the leaf comes first, as before.)
+        // generation. At the horizon too: leaves keep their scores there (depth 0), so a
+        // leaf met again costs neither its evaluation nor its VCF.
         let key = self.board.key();
         let entry = self.shared.tt.probe(key);
         let excluding = self.excluded[ply] != 0;
         if let Some(e) = entry
             && !pv_node
             && !excluding
-            && depth >= 1
-            && let Some(s) = tt_cut(e, depth, alpha, beta, ply)
+            && let Some(s) = tt_cut(e, depth.max(0), alpha, beta, ply)
         {
             return s;
         }
@@ -433,27 +433,31 @@ impl<'a> Worker<'a> {
             // A leaf whose static score already reaches beta stands pat: a win by fours
             // would fail high all the same (Rapfi's quiescence does so too).
             if fours && !(leaf && eval >= beta) && self.leaf_vcf() {
-                return MATE - ply as i32 - self.vcf_line.len() as i32;
+                let s = MATE - ply as i32 - self.vcf_line.len() as i32;
+                self.store_leaf(entry, s, Bound::Lower, ply);
+                return s;
             }
             if leaf {
+                // Standing pat without the VCF, the score is only a lower bound.
+                let bound = if fours && eval >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.store_leaf(entry, eval, bound, ply);
                 return eval;
             }
         }
-        // Step 5. The table's cut-off for a four answered at the horizon (searched at
-        // depth 1 though called at 0; from depth 1 on, step 2 tried it), and its move.
-        if depth <= 0
-            && let Some(e) = entry
-            && !pv_node
-            && let Some(s) = tt_cut(e, 1, alpha, beta, ply)
-        {
-            return s;
-        }
+        // A four answered at the horizon is searched, but its block goes on at the depth
+        // the node was called with (0 or less): the attacker then gets a leaf, not a new
+        // full-width ply for every four it spends.
+        let horizon_depth = depth;
         let depth = depth.max(1);
         // A non-PV node with no four to answer and no win in sight: its static score may
         // prune it (up to depth 6) or, when shallow, its quiet moves.
         let prunable = !pv_node && !forced && eval.abs() < MATE_BOUND;
         let shallow = prunable && depth <= FUTILITY_DEPTH;
-        // Step 5b. Reverse futility: far enough above beta, with no open three to answer
+        // Step 5. Reverse futility: far enough above beta, with no open three to answer
         // either, the node is not searched (Rapfi's ~121 Elo, with no depth limit there;
         // Stockfish's static null move).
         if prunable
@@ -533,7 +537,7 @@ impl<'a> Worker<'a> {
             self.played[ply] = m;
             self.board.play_unchecked(Move::Place(p));
             let new_depth = if forced {
-                depth
+                horizon_depth
             } else {
                 depth - 1 + (singular && m == tt_move) as i32
             };
@@ -593,11 +597,28 @@ impl<'a> Worker<'a> {
             Entry {
                 mv: best_move,
                 score: to_tt(best, ply),
-                depth: depth.clamp(0, 255) as u8,
+                // A four answered at the horizon searched its block at the horizon.
+                depth: if forced { horizon_depth } else { depth }.clamp(0, 255) as u8,
                 bound,
             },
         );
         best
+    }
+
+    /// A leaf's score into the table at depth 0, unless a searched entry holds its key.
+    fn store_leaf(&mut self, entry: Option<Entry>, score: i32, bound: Bound, ply: usize) {
+        if entry.is_some_and(|e| e.depth > 0) {
+            return;
+        }
+        self.shared.tt.store(
+            self.board.key(),
+            Entry {
+                mv: 0,
+                score: to_tt(score, ply),
+                depth: 0,
+                bound,
+            },
+        );
     }
 
     /// A cut-off by `p` (encoded `m`) after the moves `tried`: the killers, the counter-move and the

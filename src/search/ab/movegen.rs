@@ -1,10 +1,11 @@
 //! Move generation for five-in-a-row, threat-aware: against a four only its blocks,
-//! against an open three only its defences and our own fours, otherwise every point
-//! near the stones, each with an ordering score.
+//! against an open three or a four-three to come only their defences and our own fours,
+//! otherwise every point near the stones, each with an ordering score.
 
 use super::eval::{Threat, combine, evaluate, playable, point_value, threat, threat_value};
+use crate::core::Color;
 use crate::core::error::Point;
-use crate::games::fiar::{Board, Pattern};
+use crate::games::fiar::{Board, DIRECTIONS, LineRule, Pattern};
 
 /// Points a search considers: empty, within two points (along a line) of a stone.
 /// On an empty board, the centre.
@@ -85,6 +86,8 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     let opp_fouls = variant.has_fouls(opp);
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
+    // The first point where the opponent would make a four and an open three at once.
+    let mut opp_four_three = None;
     // A point making a four lies within two of a stone: among the candidates.
     let fours = board.has_four_point(me);
     let (mut mine, mut theirs) = (0i64, 0i64);
@@ -98,6 +101,9 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
         match opp_threat {
             Threat::Five => opp_fives += 1,
             Threat::OpenFour if opp_playable => opp_open_fours += 1,
+            Threat::FourThree if opp_playable && opp_four_three.is_none() => {
+                opp_four_three = Some(p)
+            }
             _ => {}
         }
         if opp_playable {
@@ -152,12 +158,123 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
             defending: true,
         };
     }
+    // The opponent threatens a four-three: every move that neither stops it nor makes
+    // a four loses to it, so only those are searched (Rapfi's DEFEND_B4F3 stage). Not
+    // where captures exist: a capture anywhere may break its lines.
+    if let Some(p) = opp_four_three
+        && !captures
+    {
+        let mut marks = Marks::default();
+        if four_three_defences(board, p, &mut marks) {
+            out.retain(|&(q, _)| marks.has(q) || threat(board.patterns(q, me)) >= Threat::Four);
+        }
+    }
     Generated::Moves {
         forced: false,
         fours,
         eval,
         defending: false,
     }
+}
+
+/// A set of points of a board of at most 32x32, one bit each.
+#[derive(Default)]
+struct Marks([u64; 16]);
+
+impl Marks {
+    fn index(p: Point) -> usize {
+        p.x as usize + 32 * p.y as usize
+    }
+
+    fn set(&mut self, p: Point) {
+        let i = Marks::index(p);
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn has(&self, p: Point) -> bool {
+        let i = Marks::index(p);
+        self.0[i / 64] & 1 << (i % 64) != 0
+    }
+}
+
+/// Shows `visit` the empty points within `reach` of `p` along direction `dir`, outward
+/// on both sides, passing over stones of `through` and stopping at any other stone, a
+/// spent point or the edge; on one side the walk also stops when `visit` says false.
+fn walk_line(
+    board: &Board,
+    p: Point,
+    dir: usize,
+    reach: i32,
+    through: Color,
+    mut visit: impl FnMut(Point) -> bool,
+) {
+    let (dx, dy) = DIRECTIONS[dir];
+    for sign in [1, -1] {
+        for k in 1..=reach {
+            let (x, y) = (p.x as i32 + sign * k * dx, p.y as i32 + sign * k * dy);
+            if x < 0 || y < 0 || x >= board.width() as i32 || y >= board.height() as i32 {
+                break;
+            }
+            let q = Point::new(x as u8, y as u8);
+            match board.stone(q) {
+                Some(c) if c == through => continue,
+                Some(_) => break,
+                None if board.is_spent(q) => break,
+                None if !visit(q) => break,
+                None => {}
+            }
+        }
+    }
+}
+
+/// Marks the moves that may stop the opponent's four-three on `p`: the point itself, the
+/// points of its three's line, the points that complete its four (in caro, every point
+/// of its four's line: one beyond the five closes it), and the points that make a point
+/// completing its four a four of ours (blocking the four then answers with a four). A
+/// superset of the exact defences: the search sorts them out. Returns false when no
+/// direct defence is needed because a point that completes its four already makes a
+/// four of ours.
+fn four_three_defences(board: &Board, p: Point, marks: &mut Marks) -> bool {
+    let me = board.to_move();
+    let opp = me.opposite();
+    // Where a five closed at both ends does not win (caro), a stone just beyond the
+    // five's far end, five points away, also stops it.
+    let caro = matches!(
+        board.variant().line_rule(opp),
+        LineRule::Caro | LineRule::CaroExact
+    );
+    let reach = if caro { 5 } else { 4 };
+    marks.set(p);
+    let mut countered = false;
+    for (dir, pat) in board.patterns(p, opp).into_iter().enumerate() {
+        match pat {
+            Pattern::Flex3 => walk_line(board, p, dir, reach, opp, |q| {
+                marks.set(q);
+                true
+            }),
+            Pattern::Block4 => walk_line(board, p, dir, reach, opp, |q| {
+                let completes = board.pattern(q, opp, dir) >= Pattern::Block4;
+                if completes || caro {
+                    marks.set(q);
+                }
+                if completes {
+                    countered |= threat(board.patterns(q, me)) >= Threat::Four;
+                    for d in 0..DIRECTIONS.len() {
+                        walk_line(board, q, d, 4, me, |r| {
+                            let ours = board.pattern(r, me, d) >= Pattern::Block3;
+                            if ours {
+                                marks.set(r);
+                            }
+                            ours
+                        });
+                    }
+                }
+                true
+            }),
+            _ => {}
+        }
+    }
+    !countered
 }
 
 /// Ordering score of a point: what it makes for us plus most of what it takes from them.
