@@ -5,6 +5,7 @@
 use super::eval::{Threat, combine, evaluate, playable, point_value, threat, threat_value};
 use crate::core::Color;
 use crate::core::error::Point;
+use crate::games::fiar::board::MAX_SIDE;
 use crate::games::fiar::{Board, DIRECTIONS, LineRule, Pattern};
 
 /// Points a search considers: empty, within two points (along a line) of a stone.
@@ -177,13 +178,13 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     }
 }
 
-/// A set of points of a board of at most 32x32, one bit each.
+/// A set of points of a board of at most `MAX_SIDE` x `MAX_SIDE`, one bit each.
 #[derive(Default)]
-struct Marks([u64; 16]);
+struct Marks([u64; MAX_SIDE * MAX_SIDE / 64]);
 
 impl Marks {
     fn index(p: Point) -> usize {
-        p.x as usize + 32 * p.y as usize
+        p.x as usize + MAX_SIDE * p.y as usize
     }
 
     fn set(&mut self, p: Point) {
