@@ -84,6 +84,41 @@ pub fn move_budget(
     Duration::from_millis(ms.clamp(20, MAX_MOVE_MS))
 }
 
+/// Whether time a move leaves unused carries over to later moves: in main time, and
+/// in a Canadian period with more stones to play. Without a clock, in a Japanese period
+/// or on a period's last stone it is lost, so stopping a search early only wastes it
+/// (the tree the extra playouts grow is reused on the next move).
+pub fn saves_time(clock: TimeControl, left: Option<Left>) -> bool {
+    match clock {
+        TimeControl::None => false,
+        TimeControl::Canadian {
+            main_ms,
+            byo_ms,
+            stones,
+        } => {
+            let left = left.unwrap_or(Left {
+                ms: main_ms,
+                stones: 0,
+            });
+            if left.stones > 0 {
+                left.stones > 1
+            } else {
+                // Main time left, or absolute time; with none, byo-yomi from the start.
+                !(left.ms == 0 && byo_ms > 0 && stones <= 1)
+            }
+        }
+        TimeControl::Japanese {
+            main_ms, byo_ms, ..
+        } => {
+            let left = left.unwrap_or(Left {
+                ms: main_ms,
+                stones: 0,
+            });
+            !(left.stones > 0 && left.ms <= byo_ms) && !(left.stones == 0 && left.ms == 0)
+        }
+    }
+}
+
 /// The longest a single move may think, whatever the clock says.
 pub const MAX_MOVE_MS: u64 = 3_600_000;
 
@@ -152,5 +187,42 @@ mod tests {
             d,
         );
         assert!(b < Duration::from_secs(5), "{b:?}");
+    }
+
+    #[test]
+    fn only_banked_time_is_saved_by_stopping_early() {
+        let byo = |main_ms, stones| TimeControl::Canadian {
+            main_ms,
+            byo_ms: 2000,
+            stones,
+        };
+        let left = |ms, stones| Some(Left { ms, stones });
+        assert!(!saves_time(TimeControl::None, None));
+        // Byo-yomi of one stone from the first move, told or not.
+        assert!(!saves_time(byo(0, 1), None));
+        assert!(!saves_time(byo(0, 1), left(2000, 1)));
+        assert!(!saves_time(byo(60_000, 5), left(800, 1)));
+        // Main time, or more stones to play in the period.
+        assert!(saves_time(byo(60_000, 1), None));
+        assert!(saves_time(byo(60_000, 1), left(30_000, 0)));
+        assert!(saves_time(byo(0, 5), left(9000, 4)));
+        let abs = TimeControl::Canadian {
+            main_ms: 60_000,
+            byo_ms: 0,
+            stones: 0,
+        };
+        assert!(saves_time(abs, left(1000, 0)));
+        let jp = |ms, stones| {
+            saves_time(
+                TimeControl::Japanese {
+                    main_ms: 60_000,
+                    byo_ms: 5000,
+                    periods: 3,
+                },
+                left(ms, stones),
+            )
+        };
+        assert!(jp(30_000, 0));
+        assert!(!jp(5000, 3));
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::clock::{Left, TimeControl, move_budget};
+use super::clock::{Left, TimeControl, move_budget, saves_time};
 use crate::core::Color;
 use crate::games::gana::{Board, Illegal, Move, MoveError, Outcome};
 use crate::search::mcts::gana::GanaState;
@@ -217,7 +217,7 @@ impl GanaEngine {
             },
             None => mcts::Limits {
                 deadline: Some(deadline),
-                early_stop: true,
+                early_stop: saves_time(self.clock, self.left[self.board.to_move().index()]),
                 interval,
                 fault,
                 ..Default::default()

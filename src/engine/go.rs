@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::clock::move_budget;
+use super::clock::{move_budget, saves_time};
 pub use super::clock::{Left, TimeControl};
 use crate::core::Color;
 use crate::games::go::{
@@ -325,7 +325,7 @@ impl GoEngine {
             },
             None => mcts::Limits {
                 deadline: Some(Instant::now() + self.budget(color)),
-                early_stop: true,
+                early_stop: saves_time(self.clock, self.left[color.index()]),
                 ..Default::default()
             },
         };
