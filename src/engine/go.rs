@@ -6,8 +6,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::clock::{move_budget, saves_time};
 pub use super::clock::{Left, TimeControl};
+use super::clock::{move_budget, saves_time};
 use crate::core::Color;
 use crate::games::go::{
     Board, Cell, Game, GoError, PASS, Rules, Vertex, fixed_handicap, result_text,
