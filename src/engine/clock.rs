@@ -114,7 +114,10 @@ pub fn saves_time(clock: TimeControl, left: Option<Left>) -> bool {
                 ms: main_ms,
                 stones: 0,
             });
-            !(left.stones > 0 && left.ms <= byo_ms) && !(left.stones == 0 && left.ms == 0)
+            // In a period, or with no main time, a move has only its own period.
+            let in_period = left.stones > 0 && left.ms <= byo_ms;
+            let no_main_time = left.stones == 0 && left.ms == 0;
+            !(in_period || no_main_time)
         }
     }
 }
