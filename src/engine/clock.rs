@@ -32,6 +32,16 @@ pub struct Left {
     pub stones: u32,
 }
 
+impl Left {
+    /// Untold, a side is taken to have the whole main time (`main_ms`) left.
+    fn main(main_ms: u64) -> Left {
+        Left {
+            ms: main_ms,
+            stones: 0,
+        }
+    }
+}
+
 /// The time for one move: `to_go` is roughly how many moves this side still has to
 /// play; `default` applies without a clock. Keeps 60 ms + 5 % in hand.
 pub fn move_budget(
@@ -49,10 +59,7 @@ pub fn move_budget(
             byo_ms,
             stones,
         } => {
-            let left = left.unwrap_or(Left {
-                ms: main_ms,
-                stones: 0,
-            });
+            let left = left.unwrap_or(Left::main(main_ms));
             if left.stones > 0 {
                 margin(left.ms / left.stones as u64)
             } else if left.ms == 0 && byo_ms > 0 && stones > 0 {
@@ -69,10 +76,7 @@ pub fn move_budget(
         TimeControl::Japanese {
             main_ms, byo_ms, ..
         } => {
-            let left = left.unwrap_or(Left {
-                ms: main_ms,
-                stones: 0,
-            });
+            let left = left.unwrap_or(Left::main(main_ms));
             if left.stones > 0 && left.ms <= byo_ms {
                 margin(left.ms.min(byo_ms))
             } else {
@@ -96,10 +100,7 @@ pub fn saves_time(clock: TimeControl, left: Option<Left>) -> bool {
             byo_ms,
             stones,
         } => {
-            let left = left.unwrap_or(Left {
-                ms: main_ms,
-                stones: 0,
-            });
+            let left = left.unwrap_or(Left::main(main_ms));
             if left.stones > 0 {
                 left.stones > 1
             } else {
@@ -110,10 +111,7 @@ pub fn saves_time(clock: TimeControl, left: Option<Left>) -> bool {
         TimeControl::Japanese {
             main_ms, byo_ms, ..
         } => {
-            let left = left.unwrap_or(Left {
-                ms: main_ms,
-                stones: 0,
-            });
+            let left = left.unwrap_or(Left::main(main_ms));
             // In a period, or with no main time, a move has only its own period.
             let in_period = left.stones > 0 && left.ms <= byo_ms;
             let no_main_time = left.stones == 0 && left.ms == 0;
