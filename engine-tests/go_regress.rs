@@ -142,7 +142,9 @@ fn patterns_read_as_gnu_go_writes_them() {
 fn regression_suites_pass() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/go-regress");
     let mut failed = Vec::new();
-    let mut passed = 0;
+    // Checks that ran: passed, or failed where the suite marks a known failure (those
+    // follow the seed's luck).
+    let mut ran = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -153,14 +155,14 @@ fn regression_suites_pass() {
         .filter(|p| p.extension().is_some_and(|e| e == "tst"))
     {
         let o = run_suite(path);
-        passed += o.passed.len();
+        ran += o.passed.len() + o.known.len();
         for k in &o.known {
             eprintln!("known failure: {k}");
         }
         failed.extend(o.failed);
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
-    assert!(passed >= 10, "only {passed} checks ran");
+    assert!(ran >= 12, "only {ran} checks ran");
 }
 
 /// The line of a 19x19 point (1: the edge), from its GTP name.

@@ -295,6 +295,18 @@ impl Board {
         self.code3[v as usize]
     }
 
+    /// How many of the four points next to `v` are empty, read from its shape code
+    /// (the playouts' first question about a move: with two, it is no eye, no suicide
+    /// and no self-atari).
+    #[inline]
+    pub fn empty_neighbours(&self, v: Vertex) -> u32 {
+        // A cell is empty when both its bits are clear; fold each pair onto its low bit
+        // and keep the four orthogonal positions (1, 3, 4 and 6 of the code).
+        let c = self.code3[v as usize];
+        let occupied = (c | c >> 1) & (1 << 2 | 1 << 6 | 1 << 8 | 1 << 12);
+        4 - occupied.count_ones()
+    }
+
     /// The shape code of `v` read from the cells (what `code3` keeps).
     fn shape_code(&self, v: Vertex) -> u16 {
         AROUND.iter().enumerate().fold(0, |code, (i, &d)| {
@@ -722,6 +734,13 @@ impl Board {
             let vi = v as usize;
             if self.code3[vi] != self.shape_code(v) {
                 return Err(format!("{v}: shape code"));
+            }
+            let empty = Board::neighbours(v)
+                .iter()
+                .filter(|&&n| self.cells[n as usize] == Cell::Empty)
+                .count();
+            if self.empty_neighbours(v) as usize != empty {
+                return Err(format!("{v}: empty neighbours"));
             }
             if let Some(c) = self.cells[vi].color() {
                 key ^= stone_key(c, vi);

@@ -98,11 +98,7 @@ pub fn self_atari_stones(b: &Board, v: Vertex) -> Option<u16> {
     let c = b.to_move();
     let own = Cell::of(c);
     // Most points have two empty neighbours: no walk needed.
-    let empty = Board::neighbours(v)
-        .iter()
-        .filter(|&&n| b.cell(n) == Cell::Empty)
-        .count();
-    if empty >= 2 {
+    if b.empty_neighbours(v) >= 2 {
         return None;
     }
     let mut libs = [PASS; 2];
@@ -138,6 +134,14 @@ pub fn self_atari_stones(b: &Board, v: Vertex) -> Option<u16> {
                     joined[n_joined] = h;
                     n_joined += 1;
                     stones += b.chain_stones(n);
+                }
+                // A chain in atari brings its one liberty (often `v` itself) without
+                // a walk.
+                if let Some(l) = b.atari_liberty(n) {
+                    if add(l, &mut libs, &mut n_libs) {
+                        return None;
+                    }
+                    continue;
                 }
                 let mut ls = [PASS; 3];
                 let k = b.liberties(n, &mut ls);

@@ -62,6 +62,10 @@ impl GoState {
     /// own eye.
     #[inline]
     fn sensible(&self, v: Vertex) -> bool {
+        // An empty neighbour rules out an eye and suicide (and a ko point has none).
+        if self.board.cell(v) == Cell::Empty && self.board.empty_neighbours(v) > 0 {
+            return true;
+        }
         let c = self.board.to_move();
         // The eye test first: late in a playout most empty points are eyes, and it is
         // cheaper than the suicide test that would refuse many of them anyway.
@@ -125,16 +129,16 @@ impl GoState {
                     return v;
                 }
             }
-            // Chains next to it with two liberties: put them in atari (half the time).
+            // The last stone's chain with two liberties: put it in atari (half the
+            // time), from either side. (Its neighbours of its colour are that chain.)
             if rng.random_range(0..2) == 0 {
-                let them = b.cell(last);
                 let mut ls = [PASS; 3];
-                for n in Board::neighbours(last).into_iter().chain([last]) {
-                    if b.cell(n) == them
-                        && b.pseudo_liberties(n) <= 8
-                        && b.liberties(n, &mut ls) == 2
-                    {
-                        let l = ls[rng.random_range(0..2)];
+                if b.empty_neighbours(last) < 3
+                    && b.pseudo_liberties(last) <= 8
+                    && b.liberties(last, &mut ls) == 2
+                {
+                    let first = rng.random_range(0..2);
+                    for l in [ls[first], ls[1 - first]] {
                         if self.sensible(l) && !self.self_atari(l) {
                             return l;
                         }
@@ -167,8 +171,12 @@ impl GoState {
             return PASS;
         }
         let start = rng.random_range(0..n);
-        for i in 0..n {
-            let v = empties[(start + i) % n];
+        for &v in empties[start..].iter().chain(&empties[..start]) {
+            // Most moves of a playout have two empty neighbours: sensible and no
+            // self-atari, without a walk.
+            if b.empty_neighbours(v) >= 2 {
+                return v;
+            }
             if !self.sensible(v) {
                 continue;
             }
