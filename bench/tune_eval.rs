@@ -252,11 +252,7 @@ fn from_results(paths: &[String]) -> Result<Vec<Sample>, String> {
     let mut games = 0;
     for path in paths {
         let loaded = results::load(std::path::Path::new(path))?;
-        let variant: Variant = loaded.header.settings["game"]["variant"]
-            .as_str()
-            .unwrap_or("freestyle")
-            .parse()
-            .map_err(|e| format!("{path}: {e}"))?;
+        let variant = loaded.fiar_variant().map_err(|e| format!("{path}: {e}"))?;
         for (g, rec) in loaded.fiar_records().map_err(|e| format!("{path}: {e}"))? {
             let Some(winner) = (match g.result.as_bytes().first() {
                 Some(b'B') => Some(Some(Color::Black)),

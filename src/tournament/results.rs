@@ -62,6 +62,15 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The five-in-a-row variant the header names (freestyle when it names none).
+    pub fn fiar_variant(&self) -> Result<crate::games::fiar::Variant, String> {
+        self.header.settings["game"]["variant"]
+            .as_str()
+            .unwrap_or("freestyle")
+            .parse()
+            .map_err(|e| format!("{e}"))
+    }
+
     /// The five-in-a-row games as records (their moves from the empty board, the opening
     /// included), on the board size the header names.
     pub fn fiar_records(&self) -> Result<Vec<(&GameLine, Record)>, String> {
