@@ -58,7 +58,7 @@ fn combo_key(pats: [Pattern; 4]) -> u32 {
     sorted(pats).iter().fold(0u32, |i, &p| i * 12 + p as u32)
 }
 
-fn collect(args: &Args) -> Result<(Vec<Position>, usize), String> {
+fn collect(args: &Args) -> Result<Vec<Position>, String> {
     let mut out = Vec::new();
     let (mut games, mut missing) = (0, 0);
     let (mut cands, mut list) = (Vec::new(), Vec::new());
@@ -107,7 +107,7 @@ fn collect(args: &Args) -> Result<(Vec<Position>, usize), String> {
         args.teacher,
         out.len()
     );
-    Ok((out, missing))
+    Ok(out)
 }
 
 /// Chebyshev distance from `p` to `q`, 1..=5 (5: five or more, or no such move).
@@ -238,7 +238,7 @@ fn update(model: &mut Model, train: &[&Position], group: usize, min_count: usize
 
 fn main() -> Result<(), String> {
     let args = Args::parse();
-    let (positions, _) = collect(&args)?;
+    let positions = collect(&args)?;
     let train: Vec<&Position> = positions.iter().filter(|p| !p.test).collect();
     let test = || positions.iter().filter(|p| p.test);
     println!(

@@ -432,11 +432,10 @@ impl Board {
     /// Whether a stone of `c` on the empty `v` would have no liberty and capture nothing.
     pub fn is_suicide(&self, v: Vertex, c: Color) -> bool {
         let own = Cell::of(c);
-        let ns = Board::neighbours(v);
-        if ns.iter().any(|&n| self.cells[n as usize] == Cell::Empty) {
+        if self.empty_neighbours(v) > 0 {
             return false;
         }
-        for n in ns {
+        for n in Board::neighbours(v) {
             match self.cells[n as usize] {
                 Cell::Empty => return false,
                 Cell::Wall => {}

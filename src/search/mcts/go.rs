@@ -175,11 +175,6 @@ impl GoState {
         }
         let start = rng.random_range(0..n);
         for &v in empties[start..].iter().chain(&empties[..start]) {
-            // Most moves of a playout have two empty neighbours: sensible and no
-            // self-atari, without a walk.
-            if b.empty_neighbours(v) >= 2 {
-                return v;
-            }
             if !self.sensible(v) {
                 continue;
             }
@@ -350,14 +345,10 @@ impl Game for GoState {
         while self.board.passes() < 2 && moves < cap {
             let mover = self.board.to_move();
             let v = self.policy_move(rng);
-            let before = self.board.stone_count();
             self.board.play(v);
             trace.push((v as Move, mover));
             moves += 1;
-            // Only a capture can change the margin.
-            if let Some(m) = margin
-                && self.board.stone_count() <= before
-            {
+            if let Some(m) = margin {
                 let lead = taken(&self.board) - start;
                 if lead.abs() > m {
                     self.mercy = true;
