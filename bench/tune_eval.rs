@@ -7,7 +7,8 @@
 //! - `--results FILES` takes the positions of tournament results files instead;
 //! - `--label "BRAIN"` labels them with a Gomocup brain's evaluation after a short search
 //!   (`--label-nodes`), e.g. a stronger peer built outside the repository: far less noisy
-//!   than a game's result, which the whole game's later mistakes decide;
+//!   than a game's result, which the whole game's later mistakes decide; with
+//!   `--label-static`, with its static evaluation instead (Rapfi's `TRACESEARCH`);
 //! - `--load /tmp/samples.txt` fits again without collecting.
 //!
 //! It prints the prediction error before and after on held-out positions and the
@@ -81,6 +82,15 @@ struct Args {
     /// The brain's evaluation that means 73% (a logistic curve: eval / scale).
     #[arg(long, default_value_t = 200.0)]
     label_scale: f64,
+    /// Label with the brain's static evaluation instead of a search's: the position is
+    /// set with `YXBOARD` and read back with `TRACESEARCH`, whose `Static Eval[Black]: N`
+    /// line Rapfi prints (a function of the position alone, as Tengen's is).
+    #[arg(long)]
+    label_static: bool,
+    /// With `--corrections`: refit the linear weights first and fit the corrections on
+    /// top of them (otherwise on top of the engine's weights).
+    #[arg(long)]
+    refit: bool,
 }
 
 /// A quiet position's features and the result for the side to move (1 win, 0 loss).
@@ -195,9 +205,13 @@ fn main() -> Result<(), String> {
             s
         }
     };
-    match args.corrections {
-        Some(min) => fit_corrections(&samples, min),
-        None => fit(&samples),
+    let base = if args.refit || args.corrections.is_none() {
+        fit(&samples)
+    } else {
+        WEIGHTS
+    };
+    if let Some(min) = args.corrections {
+        fit_corrections(&samples, min, &base);
     }
     Ok(())
 }
@@ -344,7 +358,12 @@ fn label(args: &Args, cmd: &str, samples: Vec<Sample>) -> Result<Vec<Sample>, St
                         Some(b) => b,
                         None => brain.insert(Brain::start(words, size, rule, args.label_nodes)?),
                     };
-                    match b.evaluate(&block) {
+                    let evaluated = if args.label_static {
+                        b.static_eval(&block, pos.moves.len())
+                    } else {
+                        b.evaluate(&block)
+                    };
+                    match evaluated {
                         Err(_) => brain = None,
                         Ok(None) => {}
                         Ok(Some(e)) => {
@@ -453,6 +472,35 @@ impl Brain {
             }
             if !(t.starts_with("MESSAGE") || t.starts_with("DEBUG")) {
                 return Ok(eval); // the move
+            }
+        }
+    }
+}
+
+impl Brain {
+    /// The brain's static evaluation of a position from the side to move's view (black
+    /// moves when the stones are even), read from `TRACESEARCH`'s `Static Eval[Black]`.
+    fn static_eval(&mut self, block: &str, stones: usize) -> Result<Option<f64>, Fault> {
+        let p = self.p.as_mut().expect("taken only when dropped");
+        p.send(&format!("YXBOARD\n{block}DONE\nTRACESEARCH"))?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut eval = None;
+        loop {
+            let line = p.line(deadline)?;
+            let t = line.trim();
+            if t.starts_with("ERROR") || t.starts_with("UNKNOWN") {
+                return Err(Fault::Bad(line));
+            }
+            if let Some(rest) = t.split("Static Eval[Black]: ").nth(1) {
+                let black = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|v| v.parse::<f64>().ok());
+                eval = black.map(|e| if stones.is_multiple_of(2) { e } else { -e });
+            }
+            // The trace's last line is about the table.
+            if t.contains("No TTEntry") || t.contains("bestmove:") {
+                return Ok(eval);
             }
         }
     }
@@ -672,7 +720,7 @@ fn steepness(train: &[Sample]) -> (f64, f64) {
     (k, best)
 }
 
-fn fit(samples: &[Sample]) {
+fn fit(samples: &[Sample]) -> Weights {
     let (train, test) = split(samples);
     let (k, mut best) = steepness(&train);
     println!(
@@ -724,6 +772,7 @@ fn fit(samples: &[Sample]) {
         error(&w, k, &test)
     );
     println!("{w:#?}");
+    w
 }
 
 /// How a combination's correction counts in the score: for the side to move (even
@@ -736,7 +785,7 @@ fn sign(code: u32) -> f64 {
 /// the training positions, the linear weights fixed: gradient descent (Adam) on the same
 /// error, each correction pulled toward zero (`lambda`), which keeps the rare ones small.
 /// Tries a few pulls and prints the corrections of the one best on the held-out positions.
-fn fit_corrections(samples: &[Sample], min: usize) {
+fn fit_corrections(samples: &[Sample], min: usize, weights: &Weights) {
     let (train, test) = split(samples);
     let (k, before) = steepness(&train);
     let mut seen = vec![0usize; CODES];
@@ -753,10 +802,12 @@ fn fit_corrections(samples: &[Sample], min: usize) {
         active.len()
     );
     println!(
-        "before: train {before:.6}, held out {:.6}",
-        error(&WEIGHTS, k, &test)
+        "before: train {before:.6}, held out {:.6}; the linear weights: train {:.6}, held out {:.6}",
+        error(&WEIGHTS, k, &test),
+        error(weights, k, &train),
+        error(weights, k, &test)
     );
-    let base = |s: &Sample| WEIGHTS.score(&s.f) as f64;
+    let base = |s: &Sample| weights.score(&s.f) as f64;
     let predict = |s: &Sample, delta: &[f64]| {
         let e = base(s)
             + s.codes
@@ -772,7 +823,7 @@ fn fit_corrections(samples: &[Sample], min: usize) {
             / set.len().max(1) as f64
     };
     let mut best: Option<(f64, f64, Vec<f64>)> = None;
-    for lambda in [1e-9, 1e-8, 1e-7, 1e-6] {
+    for lambda in [0.0, 1e-10, 1e-9] {
         let mut delta = vec![0.0f64; CODES];
         let (mut m, mut v) = (vec![0.0f64; CODES], vec![0.0f64; CODES]);
         let (rate, b1, b2) = (4.0, 0.9, 0.999);
