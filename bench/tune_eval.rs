@@ -437,17 +437,18 @@ impl Brain {
         }
     }
 
-    /// The brain's evaluation of a position, infinite for a mate (`None`: no number; an
-    /// error or a silence means the brain must be restarted).
-    fn evaluate(&mut self, block: &str) -> Result<Option<f64>, Fault> {
-        // Rapfi also drops a command that arrives while its search is winding down
-        // after a move.
-        std::thread::sleep(Duration::from_millis(5));
+    /// Sends `command` and reads the brain's lines, each given to `read` (trimmed) until
+    /// it says the reply is over; an `ERROR` or `UNKNOWN` line, or silence past `wait`,
+    /// is a fault.
+    fn exchange(
+        &mut self,
+        command: &str,
+        wait: Duration,
+        mut read: impl FnMut(&str) -> bool,
+    ) -> Result<(), Fault> {
         let p = self.p.as_mut().expect("taken only when dropped");
-        p.send(&format!("BOARD\n{block}DONE"))?;
-        // Twice the brain's own turn limit.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let mut eval = None;
+        p.send(command)?;
+        let deadline = Instant::now() + wait;
         loop {
             let line = p.line(deadline)?;
             if std::env::var_os("LABEL_DEBUG").is_some() {
@@ -457,40 +458,50 @@ impl Brain {
             if t.starts_with("ERROR") || t.starts_with("UNKNOWN") {
                 return Err(Fault::Bad(line));
             }
-            if let Some(rest) = t.split("Eval ").nth(1) {
-                // A mate (`+M11`, `-M6`) is a certain result: leaving those positions out
-                // would teach that the threats which win them are worth little.
-                eval = rest.split_whitespace().next().and_then(|v| {
-                    if v.starts_with("+M") {
-                        Some(f64::INFINITY)
-                    } else if v.starts_with("-M") {
-                        Some(f64::NEG_INFINITY)
-                    } else {
-                        v.parse::<f64>().ok()
-                    }
-                });
-            }
-            if !(t.starts_with("MESSAGE") || t.starts_with("DEBUG")) {
-                return Ok(eval); // the move
+            if read(t) {
+                return Ok(());
             }
         }
     }
-}
 
-impl Brain {
+    /// The brain's evaluation of a position, infinite for a mate (`None`: no number; an
+    /// error or a silence means the brain must be restarted).
+    fn evaluate(&mut self, block: &str) -> Result<Option<f64>, Fault> {
+        // Rapfi also drops a command that arrives while its search is winding down
+        // after a move.
+        std::thread::sleep(Duration::from_millis(5));
+        let mut eval = None;
+        // Twice the brain's own turn limit.
+        self.exchange(
+            &format!("BOARD\n{block}DONE"),
+            Duration::from_secs(20),
+            |t| {
+                if let Some(rest) = t.split("Eval ").nth(1) {
+                    // A mate (`+M11`, `-M6`) is a certain result: leaving those positions out
+                    // would teach that the threats which win them are worth little.
+                    eval = rest.split_whitespace().next().and_then(|v| {
+                        if v.starts_with("+M") {
+                            Some(f64::INFINITY)
+                        } else if v.starts_with("-M") {
+                            Some(f64::NEG_INFINITY)
+                        } else {
+                            v.parse::<f64>().ok()
+                        }
+                    });
+                }
+                // The move ends the reply.
+                !(t.starts_with("MESSAGE") || t.starts_with("DEBUG"))
+            },
+        )?;
+        Ok(eval)
+    }
+
     /// The brain's static evaluation of a position from the side to move's view (black
     /// moves when the stones are even), read from `TRACESEARCH`'s `Static Eval[Black]`.
     fn static_eval(&mut self, block: &str, stones: usize) -> Result<Option<f64>, Fault> {
-        let p = self.p.as_mut().expect("taken only when dropped");
-        p.send(&format!("YXBOARD\n{block}DONE\nTRACESEARCH"))?;
-        let deadline = Instant::now() + Duration::from_secs(10);
         let mut eval = None;
-        loop {
-            let line = p.line(deadline)?;
-            let t = line.trim();
-            if t.starts_with("ERROR") || t.starts_with("UNKNOWN") {
-                return Err(Fault::Bad(line));
-            }
+        let command = format!("YXBOARD\n{block}DONE\nTRACESEARCH");
+        self.exchange(&command, Duration::from_secs(10), |t| {
             if let Some(rest) = t.split("Static Eval[Black]: ").nth(1) {
                 let black = rest
                     .split_whitespace()
@@ -499,10 +510,9 @@ impl Brain {
                 eval = black.map(|e| if stones.is_multiple_of(2) { e } else { -e });
             }
             // The trace's last line is about the table.
-            if t.contains("No TTEntry") || t.contains("bestmove:") {
-                return Ok(eval);
-            }
-        }
+            t.contains("No TTEntry") || t.contains("bestmove:")
+        })?;
+        Ok(eval)
     }
 }
 
