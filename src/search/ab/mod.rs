@@ -677,7 +677,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Late quiet root moves are reduced as a PV node's are (the root has
                 // dozens of moves, each searched to the full depth before): at a fixed
-                // 150,000 nodes a move, +43 ± 38 Elo in self-play (README, issue 14).
+                // 150,000 nodes a move, +50 ± 33 Elo in self-play (README, issue 14).
                 let r = if quiet && depth >= 3 {
                     reduction(depth, i, true)
                 } else {
