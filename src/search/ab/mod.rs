@@ -473,14 +473,13 @@ impl<'a> Worker<'a> {
         // the point (for its kind of move), the killers and the counter-move.
         let killers = self.killers[ply];
         let counter = self.counter_index(ply).map_or(0, |c| self.counter[c]);
-        let me = self.board.to_move();
         for (p, score) in list.iter_mut() {
             let m = encode(*p);
             if m == tt_move {
                 *score += 1 << 28;
                 continue;
             }
-            let attack = eval::threat(self.board.patterns(*p, me)) >= Threat::Three;
+            let attack = self.is_attack(*p);
             let h = self.history[self.history_index(*p, attack)];
             *score += if attack { h / 128 } else { h / 256 };
             if m == killers[0] || m == killers[1] {
@@ -537,25 +536,11 @@ impl<'a> Worker<'a> {
             } else {
                 depth - 1 + (singular && m == tt_move) as i32
             };
-            let mut s;
-            if i == 0 {
-                s = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
+            let s = if i == 0 {
+                -self.search(new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let r = if quiet && depth >= 3 {
-                    reduction(depth, i, pv_node)
-                } else {
-                    0
-                };
-                s = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
-                // A reduced move that fails high is searched again at its full depth
-                // before it may cut the node.
-                if s > alpha && r > 0 {
-                    s = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if pv_node && s > alpha && s < beta {
-                    s = -self.search(new_depth, -beta, -alpha, ply + 1, true);
-                }
-            }
+                self.search_later(depth, new_depth, i, quiet, alpha, beta, ply, pv_node)
+            };
             self.board.undo().expect("searched move was played");
             if self.stopped() {
                 self.tried[ply] = tried;
@@ -601,13 +586,49 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Whether the side to move's move on `p` is an attack (it makes a three or more),
-    /// and whether, as the `i`-th move of its node, it is quiet: late, making and
-    /// stopping nothing much, so that it may be reduced or pruned.
-    /// A move that makes a three is never quiet: the opponent must answer it, and the
-    /// wins of five-in-a-row are chains of such moves.
+    /// The `i`-th move (not the first) of a node at `ply` searched to `depth`, just
+    /// played: a null window at `new_depth`, less a quiet move's late-move reduction; a
+    /// reduced move that fails high is searched again at its full depth before it may
+    /// cut the node, and on a PV node a score inside the window gets the full window.
+    /// Returns the score from the node's side.
+    #[allow(clippy::too_many_arguments)]
+    fn search_later(
+        &mut self,
+        depth: i32,
+        new_depth: i32,
+        i: usize,
+        quiet: bool,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let r = if quiet && depth >= 3 {
+            reduction(depth, i, pv_node)
+        } else {
+            0
+        };
+        let mut s = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+        if s > alpha && r > 0 {
+            s = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+        }
+        if pv_node && s > alpha && s < beta {
+            s = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+        }
+        s
+    }
+
+    /// Whether the side to move's move on `p` makes a three or more: an attack, which the
+    /// opponent must answer (the wins of five-in-a-row are chains of them).
+    fn is_attack(&self, p: Point) -> bool {
+        eval::threat(self.board.patterns(p, self.board.to_move())) >= Threat::Three
+    }
+
+    /// Whether the side to move's move on `p` is an attack, and whether, as the `i`-th
+    /// move of its node, it is quiet: late, making and stopping nothing much, so that it
+    /// may be reduced or pruned. An attack is never quiet.
     fn kind(&self, p: Point, i: usize) -> (bool, bool) {
-        let attack = eval::threat(self.board.patterns(p, self.board.to_move())) >= Threat::Three;
+        let attack = self.is_attack(p);
         let quiet = i >= 3 && !attack && movegen::order_score(&self.board, p) < 400;
         (attack, quiet)
     }
@@ -671,26 +692,14 @@ impl<'a> Worker<'a> {
             let (_, quiet) = self.kind(p, i);
             self.played[0] = encode(p);
             self.board.play_unchecked(Move::Place(p));
-            let mut s;
-            if i == 0 {
-                s = -self.search(depth - 1, -beta, -alpha, 1, true);
+            let s = if i == 0 {
+                -self.search(depth - 1, -beta, -alpha, 1, true)
             } else {
                 // Late quiet root moves are reduced as a PV node's are (the root has
                 // dozens of moves, each searched to the full depth before): at a fixed
                 // 150,000 nodes a move, +50 ± 33 Elo in self-play (README, issue 14).
-                let r = if quiet && depth >= 3 {
-                    reduction(depth, i, true)
-                } else {
-                    0
-                };
-                s = -self.search(depth - 1 - r, -alpha - 1, -alpha, 1, false);
-                if r > 0 && s > alpha {
-                    s = -self.search(depth - 1, -alpha - 1, -alpha, 1, false);
-                }
-                if s > alpha && s < beta {
-                    s = -self.search(depth - 1, -beta, -alpha, 1, true);
-                }
-            }
+                self.search_later(depth, depth - 1, i, quiet, alpha, beta, 0, true)
+            };
             self.board.undo().expect("root move was played");
             if self.stopped() {
                 // An interrupted search says nothing about this move.
