@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""When a Go engine's games are lost: a referee's score estimate along each game.
+
+Reads tournament results files (`tengen tournament --results`, Go), takes the games of
+one engine against another, replays each into a GTP referee (GNU Go by default) and asks
+its `estimate_score` every few plies. Prints, for the engine's won and lost games apart,
+the median estimate from the engine's side and the share of games it stood ahead in, at
+each checkpoint. A loss that is already behind early points to the opening and early
+middle game (priors, shape); one that turns late to the playouts' reading of fights
+and the endgame.
+
+Usage:
+  bench/go_loss_phase.py --engine base --size 9 --komi 7 RESULTS.jsonl [MORE.jsonl]
+"""
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+
+
+class Gtp:
+    """A GTP engine on pipes, one command at a time."""
+
+    def __init__(self, cmd):
+        self.p = subprocess.Popen(
+            shlex.split(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        out = []
+        while True:
+            r = self.p.stdout.readline()
+            if r == "":
+                raise RuntimeError(f"referee exited on '{line}'")
+            if r.strip() == "":
+                if out:
+                    break
+                continue
+            out.append(r.strip())
+        text = " ".join(out)
+        if text.startswith("?"):
+            raise RuntimeError(f"referee refused '{line}': {text}")
+        return text[1:].strip()
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (RuntimeError, BrokenPipeError):
+            pass
+        self.p.wait(timeout=10)
+
+
+def games_of(files, engine):
+    for f in files:
+        with open(f) as fh:
+            for line in fh:
+                g = json.loads(line)
+                if "moves" not in g or engine not in (g["black"], g["white"]):
+                    continue
+                yield g
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results", nargs="+")
+    ap.add_argument("--engine", required=True, help="the engine's name in the results")
+    ap.add_argument("--size", type=int, default=9)
+    ap.add_argument("--komi", type=float, default=7.0)
+    ap.add_argument("--every", type=int, default=10, help="plies between estimates")
+    ap.add_argument("--games", type=int, default=0, help="at most this many games")
+    ap.add_argument(
+        "--referee",
+        default="gnugo --mode gtp --chinese-rules --level 8",
+        help="a GTP engine with estimate_score",
+    )
+    a = ap.parse_args()
+    ref = Gtp(a.referee)
+    rows = {"won": {}, "lost": {}}
+    n = 0
+    for g in games_of(a.results, a.engine):
+        black = g["black"] == a.engine
+        res = g["result"]
+        if res.startswith("B+"):
+            won = black
+        elif res.startswith("W+"):
+            won = not black
+        else:
+            continue  # a draw or no result
+        ref.send(f"boardsize {a.size}")
+        ref.send("clear_board")
+        ref.send(f"komi {a.komi}")
+        colour = "B"
+        for i, m in enumerate(g["moves"]):
+            if i > 0 and i % a.every == 0:
+                est = re.search(r"([BW])\+([\d.]+)", ref.send("estimate_score"))
+                if est:
+                    v = float(est.group(2)) * (1 if est.group(1) == "B" else -1)
+                    rows["won" if won else "lost"].setdefault(i, []).append(v if black else -v)
+            ref.send(f"play {colour} {m}")
+            colour = "W" if colour == "B" else "B"
+        n += 1
+        if a.games and n >= a.games:
+            break
+    ref.close()
+    print(f"{a.engine}: {n} games; the referee's estimate from its side")
+    print("games  ply  count  median  ahead")
+    for kind in ("won", "lost"):
+        for ply in sorted(rows[kind]):
+            v = sorted(rows[kind][ply])
+            ahead = sum(1 for x in v if x > 0) / len(v)
+            print(f"{kind:5}  {ply:3}  {len(v):5}  {v[len(v) // 2]:+6.1f}  {ahead:5.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
