@@ -14,44 +14,13 @@ Usage:
 """
 import argparse
 import json
+import os
 import re
 import shlex
-import subprocess
 import sys
 
-
-class Gtp:
-    """A GTP engine on pipes, one command at a time."""
-
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(
-            shlex.split(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        out = []
-        while True:
-            r = self.p.stdout.readline()
-            if r == "":
-                raise RuntimeError(f"referee exited on '{line}'")
-            if r.strip() == "":
-                if out:
-                    break
-                continue
-            out.append(r.strip())
-        text = " ".join(out)
-        if text.startswith("?"):
-            raise RuntimeError(f"referee refused '{line}': {text}")
-        return text[1:].strip()
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.p.wait(timeout=10)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtp_client import Gtp, gnugo_path  # noqa: E402
 
 
 def games_of(files, engine):
@@ -74,11 +43,13 @@ def main():
     ap.add_argument("--games", type=int, default=0, help="at most this many games")
     ap.add_argument(
         "--referee",
-        default="gnugo --mode gtp --chinese-rules --level 8",
-        help="a GTP engine with estimate_score",
+        help="a GTP engine with estimate_score (default: GNU Go, Chinese rules, level 8)",
     )
     a = ap.parse_args()
-    ref = Gtp(a.referee)
+    if a.referee:
+        ref = Gtp(shlex.split(a.referee))
+    else:
+        ref = Gtp([gnugo_path(), "--mode", "gtp", "--chinese-rules", "--level", "8"])
     rows = {"won": {}, "lost": {}}
     n = 0
     for g in games_of(a.results, a.engine):
@@ -90,22 +61,22 @@ def main():
             won = not black
         else:
             continue  # a draw or no result
-        ref.send(f"boardsize {a.size}")
-        ref.send("clear_board")
-        ref.send(f"komi {a.komi}")
+        ref.ask(f"boardsize {a.size}")
+        ref.ask("clear_board")
+        ref.ask(f"komi {a.komi}")
         colour = "B"
         for i, m in enumerate(g["moves"]):
             if i > 0 and i % a.every == 0:
-                est = re.search(r"([BW])\+([\d.]+)", ref.send("estimate_score"))
+                est = re.search(r"([BW])\+([\d.]+)", ref.ask("estimate_score"))
                 if est:
                     v = float(est.group(2)) * (1 if est.group(1) == "B" else -1)
                     rows["won" if won else "lost"].setdefault(i, []).append(v if black else -v)
-            ref.send(f"play {colour} {m}")
+            ref.ask(f"play {colour} {m}")
             colour = "W" if colour == "B" else "B"
         n += 1
         if a.games and n >= a.games:
             break
-    ref.close()
+    ref.quit()
     print(f"{a.engine}: {n} games; the referee's estimate from its side")
     print("games  ply  count  median  ahead")
     for kind in ("won", "lost"):

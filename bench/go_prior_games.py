@@ -23,41 +23,16 @@ stopped.
 import argparse
 import concurrent.futures
 import os
-import subprocess
 import sys
 import threading
 
-
-def gnugo_path():
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([os.path.join(here, "install-peers.sh")], check=True,
-                         capture_output=True, text=True).stdout
-    return out.strip().splitlines()[-1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gtp_client import Gtp, gnugo_path  # noqa: E402
 
 
 def play(cmd, size, komi, max_moves):
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def ask(cmd):
-        p.stdin.write(cmd + "\n")
-        p.stdin.flush()
-        reply = []
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine died after {cmd!r}")
-            if line.strip() == "" and reply:
-                break
-            if not reply and not line.startswith(("=", "?")):
-                continue  # chatter before the reply
-            if line.strip():
-                reply.append(line.strip())
-        text = " ".join(reply)
-        if not text.startswith("="):
-            raise RuntimeError(f"{cmd!r}: {text}")
-        return text[1:].strip()
-
+    engine = Gtp(cmd)
+    ask = engine.ask
     ask(f"boardsize {size}")
     ask("clear_board")
     ask(f"komi {komi}")
@@ -72,9 +47,7 @@ def play(cmd, size, komi, max_moves):
         passes = passes + 1 if mv == "pass" else 0
         moves.append(mv)
         colour = "w" if colour == "b" else "b"
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait()
+    engine.quit()
     return moves
 
 
