@@ -8,6 +8,12 @@
 //!     --write src/games/go/prior_weights.rs
 //! ```
 //!
+//! Or from a teacher's ratings of every move (`--ratings`, `bench/go_pachi_ratings.py`:
+//! Pachi's pattern model): each position then counts as a fraction of a win for every
+//! rated move, by its rating — MM's update is the same with fractional wins — and the
+//! held-out scores are against the teacher's top-rated move and its whole distribution
+//! (cross-entropy).
+//!
 //! A move's strength is the product of its features' gammas, and the chance that a
 //! position's move is the one chosen is its strength over the sum of all the moves' the
 //! tree would expand there. Every tenth game is held out: the program prints, on those
@@ -29,8 +35,12 @@ use tengen::search::mcts::go::GoState;
 struct Args {
     /// Files of games, one a line: SIZE KOMI SEED LEVEL MOVE...
     /// (bench/go_prior_games.py).
-    #[arg(required = true)]
     games: Vec<String>,
+    /// Files of rated positions (bench/go_pachi_ratings.py): the model learns each
+    /// position's whole distribution of a teacher's ratings instead of the one move
+    /// played.
+    #[arg(long)]
+    ratings: Vec<String>,
     /// MM iterations (each updates every group once).
     #[arg(long, default_value_t = 40)]
     iterations: usize,
@@ -42,11 +52,16 @@ struct Args {
     write: Option<String>,
 }
 
-/// One position: its candidates' features (dense indices) and the one played.
+/// One position: its candidates' features (dense indices), the move it is scored by,
+/// and what it is trained to predict.
 struct Position {
     first: usize,
     len: usize,
+    /// The move played, or the teacher's top-rated move.
     chosen: usize,
+    /// The training targets: `(candidate, weight)`, weights summing to 1 (the move
+    /// played alone, or the teacher's ratings).
+    targets: Vec<(usize, f64)>,
     /// How many moves the search's priors put above the one played.
     old_rank: usize,
     size: usize,
@@ -106,6 +121,7 @@ fn collect(games: &[(usize, Vec<String>)], test: bool) -> Data {
                         first,
                         len: data.cands.len() - first,
                         chosen,
+                        targets: vec![(chosen, 1.0)],
                         old_rank,
                         size: *size,
                     });
@@ -118,6 +134,83 @@ fn collect(games: &[(usize, Vec<String>)], test: bool) -> Data {
         }
     }
     data
+}
+
+/// The positions of a ratings file (bench/go_pachi_ratings.py) of the held-out games
+/// (every tenth) or of the others. A rating of 0 (below half a percent) shares what the
+/// printed percentages leave of 100 with the other zeros; moves the search would not
+/// expand (own eyes) are dropped and the rest scaled to sum to 1.
+fn collect_ratings(path: &str, test: bool, data: &mut Data) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut moves = Vec::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [game, size, _komi, history, _played, labels] = cols[..] else {
+            continue;
+        };
+        let (Ok(game), Ok(size)) = (game.parse::<usize>(), size.parse::<usize>()) else {
+            continue;
+        };
+        if (game % 10 == 9) != test {
+            continue;
+        }
+        let mut b = Board::new(size).expect("a size 2..=25");
+        let mut legal = true;
+        for mv in history.split_whitespace() {
+            match parse_vertex(size, mv) {
+                Ok(v) if b.check(v, b.to_move(), false).is_ok() => b.play(v),
+                _ => legal = false,
+            }
+        }
+        if !legal {
+            continue;
+        }
+        let rated: Vec<(u16, f64)> = labels
+            .split_whitespace()
+            .filter_map(|l| {
+                let (v, p) = l.split_once(':')?;
+                Some((parse_vertex(size, v).ok()?, p.parse().ok()?))
+            })
+            .collect();
+        let zeros = rated.iter().filter(|r| r.1 == 0.0).count().max(1) as f64;
+        let rest = (100.0 - rated.iter().map(|r| r.1).sum::<f64>()).max(0.0) / zeros;
+        moves.clear();
+        GoState::new(b.clone(), 7.5, false, Vec::new()).expand(&mut moves);
+        let first = data.cands.len();
+        let mut targets = Vec::new();
+        let mut old = Vec::new();
+        for &(m, p) in &moves {
+            if m as u16 == PASS {
+                continue;
+            }
+            if let Some(&(_, w)) = rated.iter().find(|r| r.0 == m as u16) {
+                let w = if w == 0.0 { rest } else { w };
+                if w > 0.0 {
+                    targets.push((data.cands.len() - first, w));
+                }
+            }
+            old.push(p);
+            data.cands.push(features::features(&b, m as u16));
+        }
+        let total: f64 = targets.iter().map(|t| t.1).sum();
+        if total <= 0.0 {
+            data.cands.truncate(first);
+            continue;
+        }
+        targets.iter_mut().for_each(|t| t.1 /= total);
+        let chosen = targets
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(0, |t| t.0);
+        data.positions.push(Position {
+            first,
+            len: data.cands.len() - first,
+            chosen,
+            old_rank: old.iter().filter(|&&p| p > old[chosen]).count(),
+            targets,
+            size,
+        });
+    }
 }
 
 /// Gammas, indexed by group then value (shapes by their dense index).
@@ -150,12 +243,12 @@ impl Model {
         for p in &data.positions {
             let cands = &data.cands[p.first..p.first + p.len];
             let total: f64 = cands.iter().map(|f| self.strength(f)).sum();
-            for (k, f) in cands.iter().enumerate() {
+            for f in cands {
                 let i = self.index(g, f);
                 c[i] += self.strength(f) / self.gamma[g][i] / total;
-                if k == p.chosen {
-                    wins[i] += 1.0;
-                }
+            }
+            for &(k, w) in &p.targets {
+                wins[self.index(g, &cands[k])] += w;
             }
         }
         // One virtual win and one loss against a gamma of 1 keep unseen values finite.
@@ -165,7 +258,8 @@ impl Model {
         }
     }
 
-    /// Top-1, top-5 and mean log-likelihood of the played moves.
+    /// Top-1, top-5 of the played (or top-rated) moves, and the mean log-likelihood of
+    /// the targets (the cross-entropy, for ratings).
     fn score(&self, data: &Data) -> (f64, f64, f64) {
         self.score_of(data, &data.positions.iter().collect::<Vec<_>>())
     }
@@ -180,7 +274,11 @@ impl Model {
             let rank = s.iter().filter(|&&x| x > s[p.chosen]).count();
             top1 += (rank == 0) as usize;
             top5 += (rank < 5) as usize;
-            ll += (s[p.chosen] / total).ln();
+            ll += p
+                .targets
+                .iter()
+                .map(|&(k, w)| w * (s[k] / total).ln())
+                .sum::<f64>();
         }
         let n = positions.len().max(1) as f64;
         (top1 as f64 / n, top5 as f64 / n, ll / n)
@@ -190,8 +288,12 @@ impl Model {
 fn main() {
     let args = Args::parse();
     let games: Vec<(usize, Vec<String>)> = args.games.iter().flat_map(|f| read_games(f)).collect();
-    let train = collect(&games, false);
-    let test = collect(&games, true);
+    let mut train = collect(&games, false);
+    let mut test = collect(&games, true);
+    for path in &args.ratings {
+        collect_ratings(path, false, &mut train);
+        collect_ratings(path, true, &mut test);
+    }
     eprintln!(
         "{} games: {} training positions, {} held out",
         games.len(),
@@ -199,15 +301,16 @@ fn main() {
         test.positions.len()
     );
     // The shapes played often enough.
-    let mut played: HashMap<u16, u32> = HashMap::new();
+    let mut played: HashMap<u16, f64> = HashMap::new();
     for p in &train.positions {
-        *played
-            .entry(train.cands[p.first + p.chosen][SHAPE])
-            .or_default() += 1;
+        for &(k, w) in &p.targets {
+            // A rated shape counts as played once its ratings add up to a move.
+            *played.entry(train.cands[p.first + k][SHAPE]).or_default() += w;
+        }
     }
     let mut kept: Vec<u16> = played
         .iter()
-        .filter(|&(_, &n)| n >= args.min_played)
+        .filter(|&(_, &n)| n >= args.min_played as f64)
         .map(|(&c, _)| c)
         .collect();
     kept.sort_unstable();
@@ -274,7 +377,7 @@ fn main() {
             rust(
                 &model,
                 &kept,
-                &args.games,
+                &[&args.games[..], &args.ratings[..]].concat(),
                 games.len(),
                 train.positions.len(),
             ),
@@ -299,7 +402,7 @@ fn rust(model: &Model, kept: &[u16], sources: &[String], games: usize, positions
     writeln!(s, "//! The learned Go prior's gammas, fitted by `bench/go_prior_train.rs` on {positions} positions").unwrap();
     writeln!(
         s,
-        "//! of {games} self-play games ({}). Generated: do not edit.",
+        "//! ({games} self-play games; rated positions of others) from {}. Generated: do not edit.",
         names.join(", ")
     )
     .unwrap();
