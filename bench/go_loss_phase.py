@@ -13,24 +13,20 @@ Usage:
   bench/go_loss_phase.py --engine base --size 9 --komi 7 RESULTS.jsonl [MORE.jsonl]
 """
 import argparse
-import json
 import os
 import re
 import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_file  # noqa: E402
 from gtp_client import Gtp, gnugo_path  # noqa: E402
 
 
 def games_of(files, engine):
-    for f in files:
-        with open(f) as fh:
-            for line in fh:
-                g = json.loads(line)
-                if "moves" not in g or engine not in (g["black"], g["white"]):
-                    continue
-                yield g
+    for _, g in results_file.games(files):
+        if engine in (g["black"], g["white"]):
+            yield g
 
 
 def main():

@@ -21,27 +21,22 @@ Games are read once each (the same first `--max-plies` moves in two files count 
 
 import argparse
 import concurrent.futures
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_file  # noqa: E402
 from gtp_client import Gtp  # noqa: E402
 
 
 def games_of(path, size):
     """(komi, moves) of each game of `size` in a results or game file."""
-    with open(path) as f:
-        if path.endswith(".jsonl"):
-            komi = None
-            for line in f:
-                rec = json.loads(line)
-                if "settings" in rec:
-                    game = rec["settings"].get("game", {})
-                    komi = game.get("komi") if game.get("size") == size and game.get("game") == "go" else None
-                elif komi is not None and rec.get("moves"):
-                    yield komi, rec["moves"]
-        else:
+    if path.endswith(".jsonl"):
+        for game, rec in results_file.games([path]):
+            if game.get("game") == "go" and game.get("size") == size and rec["moves"]:
+                yield game.get("komi"), rec["moves"]
+    else:
+        with open(path) as f:
             for line in f:
                 w = line.split()
                 if len(w) > 4 and int(w[0]) == size:
@@ -103,6 +98,7 @@ def main():
     with open(a.out, "w") as out:
         out.writelines(line + "\n" for line in lines)
     print(f"{len(lines)} positions", file=sys.stderr)
+
 
 if __name__ == "__main__":
     main()

@@ -295,8 +295,9 @@ fn main() {
         collect_ratings(path, true, &mut test);
     }
     eprintln!(
-        "{} games: {} training positions, {} held out",
+        "{} games, {} ratings files: {} training positions, {} held out",
         games.len(),
+        args.ratings.len(),
         train.positions.len(),
         test.positions.len()
     );
@@ -377,7 +378,8 @@ fn main() {
             rust(
                 &model,
                 &kept,
-                &[&args.games[..], &args.ratings[..]].concat(),
+                &args.games,
+                &args.ratings,
                 games.len(),
                 train.positions.len(),
             ),
@@ -388,22 +390,39 @@ fn main() {
 }
 
 /// The weights as a Rust module.
-fn rust(model: &Model, kept: &[u16], sources: &[String], games: usize, positions: usize) -> String {
+fn rust(
+    model: &Model,
+    kept: &[u16],
+    game_files: &[String],
+    rating_files: &[String],
+    games: usize,
+    positions: usize,
+) -> String {
     let mut s = String::new();
-    let names: Vec<String> = sources
-        .iter()
-        .map(|source| {
-            let name = std::path::Path::new(source)
-                .file_name()
-                .map_or(source.into(), |n| n.to_string_lossy());
-            format!("`bench/data/{name}`")
-        })
-        .collect();
+    let names = |files: &[String]| -> String {
+        let names: Vec<String> = files
+            .iter()
+            .map(|source| {
+                let name = std::path::Path::new(source)
+                    .file_name()
+                    .map_or(source.into(), |n| n.to_string_lossy());
+                format!("`bench/data/{name}`")
+            })
+            .collect();
+        names.join(", ")
+    };
+    let mut sources = Vec::new();
+    if !game_files.is_empty() {
+        sources.push(format!("{games} self-play games ({})", names(game_files)));
+    }
+    if !rating_files.is_empty() {
+        sources.push(format!("the rated positions of {}", names(rating_files)));
+    }
     writeln!(s, "//! The learned Go prior's gammas, fitted by `bench/go_prior_train.rs` on {positions} positions").unwrap();
     writeln!(
         s,
-        "//! ({games} self-play games; rated positions of others) from {}. Generated: do not edit.",
-        names.join(", ")
+        "//! of {}. Generated: do not edit.",
+        sources.join(" and ")
     )
     .unwrap();
     writeln!(s).unwrap();

@@ -32,28 +32,24 @@ import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_file  # noqa: E402
 from rapfi_agreement import MATE, Brain, referee_eval  # noqa: E402
 
 
 def lost_games(paths, peer, engine):
     """(size, moves, engine is black, opening plies, name) of the games the engine lost."""
-    for path in paths:
-        size = 15
-        for line in open(path):
-            g = json.loads(line)
-            if "settings" in g:
-                size = g["settings"]["game"].get("width", g["settings"]["game"].get("size", 15))
-                continue
-            if "moves" not in g or peer not in (g["black"], g["white"]):
-                continue
-            name = g["white"] if g["black"] == peer else g["black"]
-            if engine and name != engine:
-                continue
-            points = g["first_points"] if g["first"] == name else 1 - g["first_points"]
-            # A forfeit says nothing about the play.
-            if points != 0 or "+F" in g.get("result", ""):
-                continue
-            yield size, g["moves"], g["black"] == name, g["opening_plies"], name
+    for game, g in results_file.games(paths):
+        size = game.get("width", game.get("size", 15))
+        if peer not in (g["black"], g["white"]):
+            continue
+        name = g["white"] if g["black"] == peer else g["black"]
+        if engine and name != engine:
+            continue
+        points = g["first_points"] if g["first"] == name else 1 - g["first_points"]
+        # A forfeit says nothing about the play.
+        if points != 0 or "+F" in g.get("result", ""):
+            continue
+        yield size, g["moves"], g["black"] == name, g["opening_plies"], name
 
 
 def main():

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 
+import results_file
 from gomocup_positions import board_block, read_positions
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -120,21 +121,16 @@ def referee_eval(ref, cache, moves):
 
 def make_positions(paths, per_game):
     """Tengen's first `per_game` moves after the opening in its games against Rapfi."""
-    sizes = {}
-    for path in paths:
-        for line in open(path):
-            g = json.loads(line)
-            if "settings" in g:
-                sizes[path] = g["settings"]["game"].get("width", 15)
-            if "moves" not in g or "rapfi" not in (g.get("black"), g.get("white")):
-                continue
-            size = sizes.get(path, 15)
-            tengen_first = g["black"] != "rapfi"
-            taken = 0
-            for ply in range(g["opening_plies"], len(g["moves"])):
-                if (ply % 2 == 0) == tengen_first and taken < per_game:
-                    print(f"{size} | {' '.join(g['moves'][:ply])}")
-                    taken += 1
+    for game, g in results_file.games(paths):
+        if "rapfi" not in (g.get("black"), g.get("white")):
+            continue
+        size = game.get("width", 15)
+        tengen_first = g["black"] != "rapfi"
+        taken = 0
+        for ply in range(g["opening_plies"], len(g["moves"])):
+            if (ply % 2 == 0) == tengen_first and taken < per_game:
+                print(f"{size} | {' '.join(g['moves'][:ply])}")
+                taken += 1
 
 
 def main():
