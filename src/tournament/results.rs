@@ -201,6 +201,15 @@ impl Writer {
             .truncate(false)
             .open(path)
             .map_err(|e| format!("{name}: {e}"))?;
+        // Two runs appending to one file interleave their lines, and the second's resume
+        // would cut the first's last line: one writer at a time. The lock goes with the
+        // file when the run ends or is killed. (A file system without locks is written
+        // unguarded, as before.)
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+            return Err(format!(
+                "{name} is being written by another run: wait for it to end, or write to another file"
+            ));
+        }
         let mut games = BTreeMap::new();
         if exists {
             let old = load(path)?;
@@ -307,8 +316,29 @@ mod tests {
         let back = load(&path).unwrap();
         assert_eq!(back.games.len(), 3);
         assert_eq!(back.games[&2], game(2));
+        drop(w);
         let err = Writer::open(&path, &header(4)).err().unwrap();
         assert!(err.contains("games: 2 → 4"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_second_run_on_a_file_in_use_is_refused_and_leaves_it_whole() {
+        let dir = std::env::temp_dir().join(format!("tengen-results-lock-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("r.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let (mut w, _) = Writer::open(&path, &header(2)).unwrap();
+        w.append(&game(0)).unwrap();
+        let err = Writer::open(&path, &header(2)).err().unwrap();
+        assert!(err.contains("being written by another run"), "{err}");
+        // The first run goes on writing whole lines.
+        w.append(&game(1)).unwrap();
+        assert_eq!(load(&path).unwrap().games.len(), 2);
+        drop(w);
+        // Once it ends, the file resumes.
+        let (_, done) = Writer::open(&path, &header(2)).unwrap();
+        assert_eq!(done.len(), 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
