@@ -13,6 +13,9 @@ engine, the mean loss, the share of moves losing more than 100 and 300, and how 
 the move was the referee's own. The engines alternate position by position, so that the
 machine's drift hits all; the referee's evaluations are cached (`--cache`) across runs.
 
+`--nodes N` gives the engines a node budget instead of a time (free of the machine's
+load); `--out FILE` keeps each engine's move and loss per position.
+
 Usage:
   bench/rapfi_agreement.py --referee PATH/pbrain-rapfi --ms 1000 \
       --engine new="target/release/tengen gomocup" --engine old="/tmp/tengen-old gomocup"
@@ -139,6 +142,9 @@ def main():
     ap.add_argument("--referee-nodes", type=int, default=200_000)
     ap.add_argument("--engine", action="append", default=[], help="NAME=COMMAND")
     ap.add_argument("--ms", type=int, default=1000, help="time a move of the engines")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="a node budget a move for the engines instead (load-free)")
+    ap.add_argument("--out", help="JSON lines: each engine's move and loss per position")
     ap.add_argument("--positions", default=os.path.join(HERE, "positions-agreement-15.txt"))
     ap.add_argument("--cache", default="/tmp/rapfi-agreement-cache.json")
     ap.add_argument("--limit", type=int, default=0, help="first N positions only")
@@ -163,7 +169,10 @@ def main():
     engines = []
     for spec in args.engine:
         name, cmd = spec.split("=", 1)
-        engines.append((name, Brain(shlex.split(cmd), size, turn_ms=args.ms)))
+        turn_ms = 600_000 if args.nodes else args.ms
+        engines.append((name, Brain(shlex.split(cmd), size, turn_ms=turn_ms,
+                                    nodes=args.nodes or None)))
+    out = open(args.out, "w") if args.out else None
     losses = {name: [] for name, _ in engines}
     by_position = {name: {} for name, _ in engines}
     same = {name: 0 for name, _ in engines}
@@ -181,6 +190,11 @@ def main():
                 losses[name].append(loss)
                 by_position[name][i] = loss
                 same[name] += move == ref_best
+                if out:
+                    out.write(json.dumps({"position": i + 1, "engine": name, "move": move,
+                                          "loss": loss, "referee_move": ref_best,
+                                          "before": before}) + "\n")
+                    out.flush()
             print(f"{i + 1}/{len(all_positions)} "
                   + " ".join(f"{n} {statistics.mean(v):.0f}" for n, v in losses.items() if v),
                   file=sys.stderr, flush=True)
