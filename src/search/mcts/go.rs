@@ -6,7 +6,7 @@
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
-use super::{Game, Move};
+use super::{Game, Move, Params};
 use crate::core::{Color, Key};
 use crate::games::go::board::CELLS;
 use crate::games::go::features;
@@ -357,6 +357,14 @@ impl Game for GoState {
             }
         }
         black_result(self.playout_score())
+    }
+
+    fn bias_visits(&self, p: &Params) -> f32 {
+        if self.board.size() < 13 {
+            p.bias_visits_small
+        } else {
+            p.bias_visits
+        }
     }
 
     fn add_ownership(&self, own: &mut [i32]) -> bool {
