@@ -398,6 +398,21 @@ mod tests {
         out.iter().map(|&(m, _)| m as Vertex).collect()
     }
 
+    /// The progressive bias fades over 1000 visits on small boards and stays on 19x19
+    /// (and 13x13), and `--mcts bias_visits_small=N` moves only the small boards'.
+    #[test]
+    fn the_bias_fades_on_small_boards_only() {
+        let state = |size| GoState::new(Board::new(size).unwrap(), 7.0, false, Vec::new());
+        let mut p = Params::go();
+        assert_eq!(state(9).bias_visits(&p), 1000.0);
+        assert_eq!(state(12).bias_visits(&p), 1000.0);
+        assert_eq!(state(13).bias_visits(&p), 1e6);
+        assert_eq!(state(19).bias_visits(&p), 1e6);
+        p.set("bias_visits_small=300").unwrap();
+        assert_eq!(state(9).bias_visits(&p), 300.0);
+        assert_eq!(state(19).bias_visits(&p), 1e6);
+    }
+
     /// White's 26 stones in atari after its last move, black to move.
     const BIG_ATARI: &str = "O O O O O O O . .
                              O O O O O O O O O
