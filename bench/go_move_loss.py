@@ -11,7 +11,8 @@ more than 5% and 10%, and how often the move was the referee's own; `--out` keep
 position (the largest losses are the ones to look at with `tengen analyse --game go`).
 
 The referee is Pachi, so Pachi's moves agree with it more often than anyone's: compare
-engines of one run against each other, not against Pachi.
+engines of one run against each other, not against Pachi. Games are taken to start from
+the empty board with black (no handicap, no opening moves), as the gauntlets here do.
 
 Usage:
   bench/go_move_loss.py --pachi /path/to/pachi --engine base --opponent pachi \

@@ -143,7 +143,8 @@ def main():
     ap.add_argument("--engine", action="append", default=[], help="NAME=COMMAND")
     ap.add_argument("--ms", type=int, default=1000, help="time a move of the engines")
     ap.add_argument("--nodes", type=int, default=0,
-                    help="a node budget a move for the engines instead (load-free)")
+                    help="a node budget a move for the engines instead (load-free; sent as "
+                         "INFO max_node, which the engines must honour: their turn is 10 min)")
     ap.add_argument("--out", help="JSON lines: each engine's move and loss per position")
     ap.add_argument("--positions", default=os.path.join(HERE, "positions-agreement-15.txt"))
     ap.add_argument("--cache", default="/tmp/rapfi-agreement-cache.json")
