@@ -24,47 +24,22 @@ import os
 import queue
 import re
 import statistics
-import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_file  # noqa: E402
+from gtp_client import Gtp  # noqa: E402
 
 WINNER = re.compile(r"\*\*\* WINNER is (\S+) .*score ([\d.]+)%")
 
 
-class Pachi:
-    """Pachi on pipes; its stderr is read by a thread for the search's verdict."""
+class Pachi(Gtp):
+    """Pachi on pipes, its stderr kept for the search's verdict."""
 
     def __init__(self, path, playouts):
-        self.p = subprocess.Popen([path, "-t", f"={playouts}", "threads=1,pondering=0"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.err = queue.Queue()
-        threading.Thread(target=self._read_err, daemon=True).start()
-
-    def _read_err(self):
-        for line in self.p.stderr:
-            self.err.put(line)
-
-    def ask(self, cmd):
-        self.p.stdin.write(cmd + "\n")
-        self.p.stdin.flush()
-        reply = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"pachi died after {cmd!r}")
-            if line.strip() == "" and reply:
-                break
-            if line.strip():
-                reply.append(line.strip())
-        text = " ".join(reply)
-        if not text.startswith("="):
-            raise RuntimeError(f"{cmd!r}: {text}")
-        return text[1:].strip()
+        super().__init__([path, "-t", f"={playouts}", "threads=1,pondering=0"],
+                         keep_stderr=True)
 
     def win_rate(self, size, komi, moves):
         """The referee's move and its win rate for the side to move after `moves`
@@ -88,16 +63,9 @@ class Pachi:
             if m:
                 return move, float(m.group(2)) / 100
 
-    def quit(self):
-        try:
-            self.ask("quit")
-        except RuntimeError:
-            pass
-        self.p.wait()
-
 
 def walk(args, game, g):
-    """One game's positions: (ply, side, move played, referee's move, win rate)."""
+    """One game's positions: ply, move played, the referee's move and its win rate."""
     pachi = Pachi(args.pachi, args.playouts)
     size = game.get("size", 9)
     komi = game.get("komi", 7.0)
@@ -105,8 +73,8 @@ def walk(args, game, g):
     try:
         for ply in range(args.from_ply, min(args.to_ply + 1, len(g["moves"]))):
             ref_move, wr = pachi.win_rate(size, komi, g["moves"][:ply])
-            rows.append({"ply": ply, "played": g["moves"][ply] if ply < len(g["moves"]) else None,
-                         "referee": ref_move, "win_rate": wr})
+            rows.append({"ply": ply, "played": g["moves"][ply], "referee": ref_move,
+                         "win_rate": wr})
     finally:
         pachi.quit()
     return rows

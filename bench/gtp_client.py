@@ -2,10 +2,13 @@
 
 `Gtp(cmd).ask(line)` sends one command and returns the reply's text after `=`; a `?`
 reply, or the engine dying, raises RuntimeError. Lines before the reply (chatter some
-engines print on stdout) are skipped.
+engines print on stdout) are skipped. `Gtp(cmd, keep_stderr=True)` also collects the
+engine's stderr lines in the queue `err` (Pachi prints its search's verdict there).
 """
 import os
+import queue
 import subprocess
+import threading
 
 
 def gnugo_path():
@@ -17,9 +20,18 @@ def gnugo_path():
 
 
 class Gtp:
-    def __init__(self, argv):
+    def __init__(self, argv, keep_stderr=False):
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stderr=subprocess.PIPE if keep_stderr else subprocess.DEVNULL,
+                                  text=True, bufsize=1)
+        self.err = queue.Queue()
+        if keep_stderr:
+            # Read as it comes, so that a full pipe never blocks the engine.
+            threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read_err(self):
+        for line in self.p.stderr:
+            self.err.put(line)
 
     def ask(self, cmd):
         self.p.stdin.write(cmd + "\n")
