@@ -295,12 +295,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_cut_last_line_is_dropped_and_the_rest_resumes() {
-        let dir = std::env::temp_dir().join(format!("tengen-results-{}", std::process::id()));
+    /// A directory of this test's own and a results file path in it that does not exist.
+    fn fresh_file(test: &str) -> (PathBuf, PathBuf) {
+        let dir =
+            std::env::temp_dir().join(format!("tengen-results-{test}-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         let path = dir.join("r.jsonl");
         let _ = std::fs::remove_file(&path);
+        (dir, path)
+    }
+
+    #[test]
+    fn a_cut_last_line_is_dropped_and_the_rest_resumes() {
+        let (dir, path) = fresh_file("resume");
         let (mut w, done) = Writer::open(&path, &header(2)).unwrap();
         assert!(done.is_empty());
         w.append(&game(0)).unwrap();
@@ -324,10 +331,7 @@ mod tests {
 
     #[test]
     fn a_second_run_on_a_file_in_use_is_refused_and_leaves_it_whole() {
-        let dir = std::env::temp_dir().join(format!("tengen-results-lock-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        let path = dir.join("r.jsonl");
-        let _ = std::fs::remove_file(&path);
+        let (dir, path) = fresh_file("lock");
         let (mut w, _) = Writer::open(&path, &header(2)).unwrap();
         w.append(&game(0)).unwrap();
         let err = Writer::open(&path, &header(2)).err().unwrap();
