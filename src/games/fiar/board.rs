@@ -800,6 +800,36 @@ impl Board {
         })
     }
 
+    /// The 5x5 square around `p` (`p` itself left out) as `color` sees it, two bits a
+    /// point: 0 empty, 1 `color`'s stone (or the shared centre stone), 2 the other
+    /// side's, 3 off the board or a spent stone. It says what shape a point sits in
+    /// wherever on the board it is.
+    pub fn square_shape(&self, p: Point, color: Color) -> u64 {
+        let own = match color {
+            Color::Black => BLACK,
+            Color::White => WHITE,
+        };
+        // The walls are five deep, so the square never leaves the cell array.
+        let corner = self.index(p.x as usize, p.y as usize) - 2 * self.stride - 2;
+        let mut code = 0;
+        for dy in 0..5 {
+            for dx in 0..5 {
+                if dx == 2 && dy == 2 {
+                    continue;
+                }
+                let v = match self.cells[at(corner + dy * self.stride + dx)] {
+                    EMPTY => 0,
+                    SHARED => 1,
+                    s if s == own => 1,
+                    BLACK | WHITE => 2,
+                    _ => 3,
+                };
+                code = code << 2 | v;
+            }
+        }
+        code
+    }
+
     /// The line key of `p` along `dir` as `color` sees it (see [`pattern`]).
     pub fn line_key(&self, p: Point, color: Color, dir: usize) -> u32 {
         self.key_of(self.index(p.x as usize, p.y as usize), dir, color)
