@@ -1108,9 +1108,6 @@ pub fn search(
 mod tests {
     use super::*;
 
-    /// The helpers' results are compared as packed words: a deeper iteration must win
-    /// whatever the scores, at one depth the higher score, and every field must come back
-    /// as it went in.
     /// An entry fed the same error converges to it, a deeper search pulls harder, and
     /// no error, however wild, takes an entry past the clamp.
     #[test]
@@ -1135,6 +1132,9 @@ mod tests {
         assert!(corrected(0, e) > CORRECTION_CLAMP * 9 / 10);
     }
 
+    /// The helpers' results are compared as packed words: a deeper iteration must win
+    /// whatever the scores, at one depth the higher score, and every field must come back
+    /// as it went in.
     #[test]
     fn packed_results_order_by_depth_and_round_trip() {
         let deep = pack_result(9, -MATE + 5, encode(Point::new(3, 4)));
