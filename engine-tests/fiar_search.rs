@@ -337,27 +337,14 @@ fn always_blocks_a_four() {
     );
 }
 
-/// Against a four-three to come, the search looks only at the moves that may stop it and
-/// at its own fours: every move left out must lose to a win by fours, in every variant
-/// with fours (renju's false threes included, where a three is no threat to white).
-#[test]
-fn moves_left_out_against_a_four_three_lose() {
-    use tengen::search::ab::eval::{Threat, threat};
+/// Checks, on random positions of every variant with fours that `threatened` picks,
+/// that each legal move the move generator leaves out loses to a win by fours, over at
+/// least 100 positions and 1,000 moves left out.
+fn left_out_moves_lose(seed: u64, games: usize, threatened: impl Fn(&Board) -> bool) {
     use tengen::search::ab::movegen::{Generated, generate};
     let (mut positions, mut left_out) = (0, 0);
-    random_positions(23, 500, 50, |v, b| {
-        let me = b.to_move();
-        let opp = me.opposite();
-        let empties: Vec<Point> = b.points().filter(|&p| b.is_empty(p)).collect();
-        let quiet = !b.has_five_point(opp)
-            && !b.has_four_point(me)
-            && empties
-                .iter()
-                .all(|&p| threat(b.patterns(p, opp)) < Threat::OpenFour);
-        let four_three = empties
-            .iter()
-            .any(|&p| threat(b.patterns(p, opp)) == Threat::FourThree && b.foul(p, opp).is_none());
-        if !(quiet && four_three) {
+    random_positions(seed, games, 50, |v, b| {
+        if !threatened(b) {
             return false;
         }
         let (mut cands, mut list) = (Vec::new(), Vec::new());
@@ -386,6 +373,87 @@ fn moves_left_out_against_a_four_three_lose() {
         positions >= 100 && left_out >= 1000,
         "only {positions} positions, {left_out} moves left out"
     );
+}
+
+/// Whether the side to move's opponent has a point (legal for it) with this threat.
+fn opponent_threatens(b: &Board, t: tengen::search::ab::eval::Threat) -> bool {
+    use tengen::search::ab::eval::threat;
+    let opp = b.to_move().opposite();
+    b.points()
+        .any(|p| b.is_empty(p) && threat(b.patterns(p, opp)) == t && b.foul(p, opp).is_none())
+}
+
+/// Against a four-three to come, the search looks only at the moves that may stop it and
+/// at its own fours: every move left out must lose to a win by fours, in every variant
+/// with fours (renju's false threes included, where a three is no threat to white).
+#[test]
+fn moves_left_out_against_a_four_three_lose() {
+    use tengen::search::ab::eval::{Threat, threat};
+    left_out_moves_lose(23, 500, |b| {
+        let opp = b.to_move().opposite();
+        let quiet = !b.has_five_point(opp)
+            && !b.has_four_point(b.to_move())
+            && b.points()
+                .all(|p| !b.is_empty(p) || threat(b.patterns(p, opp)) < Threat::OpenFour);
+        quiet && opponent_threatens(b, Threat::FourThree)
+    });
+}
+
+/// Against an open three (a point where the other side makes a straight four), the
+/// search looks only at the points of that three's line and at its own fours: every
+/// move left out, unrelated fours of the other side's included, must lose to a win by
+/// fours, in every variant with fours.
+#[test]
+fn moves_left_out_against_an_open_three_lose() {
+    use tengen::search::ab::eval::Threat;
+    left_out_moves_lose(29, 600, |b| {
+        let opp = b.to_move().opposite();
+        !b.has_five_point(opp)
+            && !b.has_five_point(b.to_move())
+            && opponent_threatens(b, Threat::OpenFour)
+    });
+}
+
+/// Against an open three, a four the other side could make elsewhere (a closed three's)
+/// is no defence: the moves are the three's own four points, nothing else.
+#[test]
+fn an_open_three_is_answered_on_its_own_line() {
+    use tengen::search::ab::movegen::{Generated, generate};
+    let rows = [
+        "...............",
+        "O...........O.O",
+        "............X..",
+        "............X..",
+        "............X..",
+        "...............",
+        "...............",
+        "...............",
+        ".....XXX.......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "O..............",
+        "..............O",
+    ];
+    for v in [Variant::Freestyle, Variant::Standard, Variant::Renju] {
+        let b = board(v, &rows);
+        assert_eq!(b.to_move(), Color::White);
+        let (mut cands, mut list) = (Vec::new(), Vec::new());
+        assert!(matches!(
+            generate(&b, &mut cands, &mut list),
+            Generated::Moves {
+                defending: true,
+                ..
+            }
+        ));
+        let mut kept: Vec<Point> = list.iter().map(|m| m.0).collect();
+        kept.sort_by_key(|p| p.x);
+        let three_row = Point::new(5, 8);
+        assert!(b.stone(three_row).is_some(), "{b}");
+        let expected: Vec<Point> = [3, 4, 8, 9].map(|x| Point::new(x, three_row.y)).to_vec();
+        assert_eq!(kept, expected, "{v}\n{b}");
+    }
 }
 
 /// No four anywhere, but h9 makes two open threes (freestyle): a win by threats that the

@@ -1,7 +1,7 @@
 //! Alpha-beta search for five-in-a-row: PVS with iterative deepening and aspiration
 //! windows, a shared lock-free transposition table (Lazy SMP), threat-aware move
 //! generation, history, killer and counter-move ordering, pruning (futility, move count,
-//! razoring, late-move reductions), singular extensions, a correction history of the
+//! razoring, distractions from a defence, late-move reductions), singular extensions, a correction history of the
 //! static score, and VCF at the leaves in place of a quiescence search.
 
 pub mod eval;
@@ -17,7 +17,7 @@ use self::threat::{Vcf, Vct};
 use super::{Info, Limits, Reporter, Score};
 use crate::core::error::Point;
 use crate::core::tt::{Bound, Entry, Table};
-use crate::games::fiar::{Board, Move, Outcome};
+use crate::games::fiar::{Board, Move, Outcome, Pattern};
 
 /// Score of a win at the root; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -50,6 +50,9 @@ const RAZOR_MARGIN: i32 = 300;
 const HISTORY_RANGE: i32 = 10_000;
 const KILLER_BONUS: i32 = 40;
 const COUNTER_BONUS: i32 = 24;
+
+/// Distractions (our far fours against an open three) are skipped up to this depth.
+const DISTRACT_DEPTH: i32 = 4;
 
 /// Singular extension: the shallowest node it is tried at, and its margin a ply below
 /// the table's score.
@@ -573,6 +576,17 @@ impl<'a> Worker<'a> {
             if quiet && i >= late && best > -MATE_BOUND {
                 continue;
             }
+            // A distraction: against an open three, shallow, a four of our own far from
+            // both last moves that does not block the three only delays the loss it
+            // shows (Rapfi's distract-defence pruning).
+            if defending
+                && depth <= DISTRACT_DEPTH
+                && best > -MATE_BOUND
+                && ply >= 2
+                && self.is_distraction(p, ply)
+            {
+                continue;
+            }
             // Futility: a quiet move will not lift a shallow node this far below alpha.
             if quiet && futile && best > -MATE_BOUND {
                 continue;
@@ -687,6 +701,24 @@ impl<'a> Worker<'a> {
     /// opponent must answer (the wins of five-in-a-row are chains of them).
     fn is_attack(&self, p: Point) -> bool {
         eval::threat(self.board.patterns(p, self.board.to_move())) >= Threat::Three
+    }
+
+    /// Whether a move on `p` at `ply`, answering an open three, neither blocks one of the
+    /// other side's fours-to-be nor stands within four points of either side's last move.
+    fn is_distraction(&self, p: Point, ply: usize) -> bool {
+        let opp = self.board.to_move().opposite();
+        let blocks = self
+            .board
+            .patterns(p, opp)
+            .iter()
+            .any(|&t| t >= Pattern::Block4);
+        let far = |m: u16| {
+            decode(m).is_some_and(|q| {
+                let (dx, dy) = (q.x as i32 - p.x as i32, q.y as i32 - p.y as i32);
+                dx.abs().max(dy.abs()) > 4
+            })
+        };
+        !blocks && far(self.played[ply - 1]) && far(self.played[ply - 2])
     }
 
     /// Whether the side to move's move on `p` is an attack, and whether, as the `i`-th

@@ -87,6 +87,9 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     let opp_fouls = variant.has_fouls(opp);
     let mut opp_fives = 0;
     let mut opp_open_fours = 0;
+    // The opponent's straight-four points (a few suffice: more than fit fall back to
+    // every point where it makes a four).
+    let mut open_four_points = [Point::new(0, 0); 8];
     // The first point where the opponent would make a four and an open three at once.
     let mut opp_four_three = None;
     // A point making a four lies within two of a stone: among the candidates.
@@ -101,7 +104,12 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
         let opp_playable = !opp_fouls || playable(board, p, opp);
         match opp_threat {
             Threat::Five => opp_fives += 1,
-            Threat::OpenFour if opp_playable => opp_open_fours += 1,
+            Threat::OpenFour if opp_playable => {
+                if opp_open_fours < open_four_points.len() {
+                    open_four_points[opp_open_fours] = p;
+                }
+                opp_open_fours += 1
+            }
             Threat::FourThree if opp_playable && opp_four_three.is_none() => {
                 opp_four_three = Some(p)
             }
@@ -139,12 +147,23 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
     if opp_open_fours > 0 {
         // The opponent threatens a straight four: block a point of its line, or make a
         // four of our own (which it must answer first).
+        let exact = opp_open_fours <= open_four_points.len() && !captures;
+        let mut marks = Marks::default();
+        if exact {
+            for &f in &open_four_points[..opp_open_fours] {
+                line_four_defences(board, f, opp, |q| marks.set(q));
+            }
+        }
         for &p in cands {
             let own = board.patterns(p, me);
             let theirs = board.patterns(p, opp);
-            let defends = theirs
-                .iter()
-                .any(|&t| t >= Pattern::Block4 && t != Pattern::Five);
+            let defends = if exact {
+                marks.has(p)
+            } else {
+                theirs
+                    .iter()
+                    .any(|&t| t >= Pattern::Block4 && t != Pattern::Five)
+            };
             let attacks = own.iter().any(|&t| t >= Pattern::Block4);
             if (defends || attacks || (captures && board.captures_at(p, me)))
                 && playable(board, p, me)
@@ -240,11 +259,7 @@ fn four_three_defences(board: &Board, p: Point, marks: &mut Marks) -> bool {
     let opp = me.opposite();
     // Where a five closed at both ends does not win (caro), a stone just beyond the
     // five's far end, five points away, also stops it.
-    let caro = matches!(
-        board.variant().line_rule(opp),
-        LineRule::Caro | LineRule::CaroExact
-    );
-    let reach = if caro { 5 } else { 4 };
+    let (caro, reach) = caro_reach(board, opp);
     marks.set(p);
     let mut countered = false;
     for (dir, pat) in board.patterns(p, opp).into_iter().enumerate() {
@@ -276,6 +291,35 @@ fn four_three_defences(board: &Board, p: Point, marks: &mut Marks) -> bool {
         }
     }
     !countered
+}
+
+/// Shows `defence` the points that may stop `opp`'s straight four (or double four) to
+/// be made on `f`: `f` itself and, on each line where `f` makes a four, the points that
+/// make a four of that same line (any other point leaves the line's four to come; in
+/// caro, every point of the line, since a stone beyond a five closes it).
+pub fn line_four_defences(board: &Board, f: Point, opp: Color, mut defence: impl FnMut(Point)) {
+    let (caro, reach) = caro_reach(board, opp);
+    defence(f);
+    for (dir, pat) in board.patterns(f, opp).into_iter().enumerate() {
+        if pat >= Pattern::Block4 && pat != Pattern::Five {
+            walk_line(board, f, dir, reach, opp, |q| {
+                if caro || board.pattern(q, opp, dir) >= Pattern::Block4 {
+                    defence(q);
+                }
+                true
+            });
+        }
+    }
+}
+
+/// Whether a five of `color` closed at both ends fails to win (caro), and so how far
+/// along a line a stone still stops its five: one point further there.
+fn caro_reach(board: &Board, color: Color) -> (bool, i32) {
+    let caro = matches!(
+        board.variant().line_rule(color),
+        LineRule::Caro | LineRule::CaroExact
+    );
+    (caro, if caro { 5 } else { 4 })
 }
 
 /// Ordering score of a point: what it makes for us plus most of what it takes from them.

@@ -7,7 +7,7 @@
 //! a foul), or a five.
 
 use super::eval::{Threat, playable, threat};
-use super::movegen::candidates;
+use super::movegen::{candidates, line_four_defences};
 use crate::core::error::Point;
 use crate::games::fiar::{Board, Move, Outcome, Pattern};
 
@@ -391,11 +391,23 @@ pub fn defences(board: &Board) -> Vec<Point> {
         }
         blocks
     } else {
-        // The points that make a four for either side.
-        board
+        // Against a three, the points of its line that make a four (what stops its
+        // straight four), and every four of the defender's own.
+        let mut replies: Vec<Point> = board.four_points(def).collect();
+        let mut open_fours = board
             .four_points(att)
-            .chain(board.four_points(def))
-            .collect()
+            .filter(|&p| {
+                threat(board.patterns(p, att)) == Threat::OpenFour && playable(board, p, att)
+            })
+            .peekable();
+        if open_fours.peek().is_some() {
+            for f in open_fours {
+                line_four_defences(board, f, att, |q| replies.push(q));
+            }
+        } else {
+            replies.extend(board.four_points(att));
+        }
+        replies
     };
     replies.sort_unstable_by_key(|p| (p.y, p.x));
     replies.dedup();
