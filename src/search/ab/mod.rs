@@ -705,7 +705,11 @@ impl<'a> Worker<'a> {
 
     /// Whether a move on `p` at `ply`, answering an open three, neither blocks one of the
     /// other side's fours-to-be nor stands within four points of either side's last move.
+    /// Never where stones are captured: a capture far away may break the three.
     fn is_distraction(&self, p: Point, ply: usize) -> bool {
+        if self.board.variant().captures().is_some() {
+            return false;
+        }
         let opp = self.board.to_move().opposite();
         let blocks = self
             .board
