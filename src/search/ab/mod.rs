@@ -1,8 +1,9 @@
 //! Alpha-beta search for five-in-a-row: PVS with iterative deepening and aspiration
 //! windows, a shared lock-free transposition table (Lazy SMP), threat-aware move
 //! generation, history, killer and counter-move ordering, pruning (futility, move count,
-//! razoring, distractions from a defence, late-move reductions), singular extensions, a correction history of the
-//! static score, and VCF at the leaves in place of a quiescence search.
+//! razoring, distractions from a defence, late-move reductions), singular extensions, a
+//! correction history of the static score, and VCF at the leaves in place of a
+//! quiescence search.
 
 pub mod eval;
 pub mod movegen;
@@ -237,15 +238,16 @@ struct Worker<'a> {
     /// How far searches ended from the static score, by the shape around the move that
     /// led to the node (see [`Worker::correction_slot`]), in [`CORRECTION_GRAIN`]s.
     correction: Vec<i32>,
-    /// Whether the correction is used: not where stones are captured, since the square
-    /// shape says nothing of the captures each side has made (and in pente, keryo-pente
-    /// and ni-nuki it scored 25 of 60 against the search without it).
-    corrects: bool,
+    /// Whether the variant captures stones. The correction is then off (the square shape
+    /// says nothing of the captures each side has made; in pente, keryo-pente and ni-nuki
+    /// it scored 25 of 60 against the search without it), and so is the distraction
+    /// pruning (a capture far away may break a three).
+    captures: bool,
 }
 
 impl<'a> Worker<'a> {
     fn new(board: Board, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
-        let corrects = board.variant().captures().is_none();
+        let captures = board.variant().captures().is_some();
         Worker {
             board,
             shared,
@@ -265,7 +267,7 @@ impl<'a> Worker<'a> {
             vcf: Vcf::new(),
             vcf_line: Vec::with_capacity(64),
             correction: vec![0; CORRECTION_SLOTS],
-            corrects,
+            captures,
         }
     }
 
@@ -462,7 +464,7 @@ impl<'a> Worker<'a> {
         // (Stockfish's correction history: in self-play at a fixed 150,000 nodes a move,
         // +42 ± 30 Elo; README, issue 14). It steers the pruning; a leaf still returns
         // the plain score (corrected leaves played worse).
-        let slot = if forced || eval.abs() >= MATE_BOUND || !self.corrects {
+        let slot = if forced || eval.abs() >= MATE_BOUND || self.captures {
             None
         } else {
             self.correction_slot(ply)
@@ -707,7 +709,7 @@ impl<'a> Worker<'a> {
     /// other side's fours-to-be nor stands within four points of either side's last move.
     /// Never where stones are captured: a capture far away may break the three.
     fn is_distraction(&self, p: Point, ply: usize) -> bool {
-        if self.board.variant().captures().is_some() {
+        if self.captures {
             return false;
         }
         let opp = self.board.to_move().opposite();

@@ -155,16 +155,15 @@ pub fn generate(board: &Board, cands: &mut Vec<Point>, out: &mut Vec<(Point, i32
             }
         }
         for &p in cands {
-            let own = board.patterns(p, me);
-            let theirs = board.patterns(p, opp);
             let defends = if exact {
                 marks.has(p)
             } else {
-                theirs
+                board
+                    .patterns(p, opp)
                     .iter()
                     .any(|&t| t >= Pattern::Block4 && t != Pattern::Five)
             };
-            let attacks = own.iter().any(|&t| t >= Pattern::Block4);
+            let attacks = board.patterns(p, me).iter().any(|&t| t >= Pattern::Block4);
             if (defends || attacks || (captures && board.captures_at(p, me)))
                 && playable(board, p, me)
             {
