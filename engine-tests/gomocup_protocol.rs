@@ -354,6 +354,28 @@ fn an_absurd_hash_size_is_capped_and_the_brain_still_plays() {
 }
 
 #[test]
+fn clearing_a_huge_table_is_immediate() {
+    // Found by the fuzzer (seed 2027): after a huge hash_size, each YXHASHCLEAR wrote
+    // gigabytes of zeros — seven seconds a time, the whole table made resident — so a
+    // few in a row left ABOUT unanswered past any manager's patience. A cleared big
+    // table now gets fresh untouched pages.
+    let mut b = Brain::start();
+    b.send("INFO hash_size 9223372036854775807");
+    b.send("INFO timeout_turn 300");
+    b.send("START 15");
+    assert_eq!(b.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+    for _ in 0..4 {
+        b.send("YXHASHCLEAR");
+    }
+    b.send("ABOUT");
+    let about = b.reply(Duration::from_secs(10)).expect("ABOUT answered");
+    assert!(about.starts_with("name="), "{about}");
+    b.send("BEGIN");
+    let mv = b.reply(Duration::from_secs(10)).expect("a move");
+    assert!(is_move(&mv), "{mv}");
+}
+
+#[test]
 fn a_panic_costs_one_answer_and_the_game_goes_on() {
     let mut b = Brain::start_with(&[("TENGEN_TEST_HOOKS", "1")]);
     let t = Duration::from_secs(10);

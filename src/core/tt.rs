@@ -92,7 +92,7 @@ impl Table {
                 // table larger than [`PRETOUCH_BYTES`] stays lazy: touching it would take
                 // seconds and hold that much memory whether the search needs it or not.
                 if table.bytes() <= PRETOUCH_BYTES {
-                    table.clear();
+                    table.wipe();
                 }
                 return table;
             }
@@ -109,8 +109,24 @@ impl Table {
         self.slots.len() * SLOT_BYTES
     }
 
-    /// Forgets everything.
-    pub fn clear(&self) {
+    /// Forgets everything. A table larger than [`PRETOUCH_BYTES`] is given fresh
+    /// untouched pages instead of being overwritten: writing gigabytes of zeros takes
+    /// seconds (a manager that sends `START` after a huge `hash_size` would wait that
+    /// long for its `OK`) and would make the whole table resident.
+    pub fn clear(&mut self) {
+        if self.bytes() > PRETOUCH_BYTES {
+            let bytes = self.bytes();
+            // The old pages go back first, so the two never count against memory
+            // together.
+            self.slots = Box::new([]);
+            *self = Table::new(bytes);
+            return;
+        }
+        self.wipe();
+    }
+
+    /// Writes every slot empty (which also makes its pages resident).
+    fn wipe(&self) {
         for s in self.slots.iter() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
@@ -172,7 +188,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let t = Table::new(1 << 16);
+        let mut t = Table::new(1 << 16);
         let e = Entry {
             mv: 0x1234,
             score: -321,
@@ -184,6 +200,25 @@ mod tests {
         assert_eq!(t.probe(Key(43)), None);
         t.clear();
         assert_eq!(t.probe(Key(42)), None);
+    }
+
+    #[test]
+    fn a_big_table_is_cleared_by_new_pages_and_keeps_its_size() {
+        let e = Entry {
+            mv: 9,
+            score: 5,
+            depth: 3,
+            bound: Bound::Upper,
+        };
+        let mut t = Table::new(PRETOUCH_BYTES * 2);
+        let bytes = t.bytes();
+        t.store(Key(99), e);
+        assert_eq!(t.probe(Key(99)), Some(e));
+        t.clear();
+        assert_eq!(t.probe(Key(99)), None);
+        assert_eq!(t.bytes(), bytes);
+        t.store(Key(99), e);
+        assert_eq!(t.probe(Key(99)), Some(e));
     }
 
     #[test]

@@ -210,7 +210,7 @@ impl FiarEngine {
         self.tt.bytes()
     }
 
-    pub fn clear_hash(&self) {
+    pub fn clear_hash(&mut self) {
         self.tt.clear();
     }
 

@@ -248,7 +248,7 @@ impl Session {
             "YXNBEST" => self.nbest(rest),
             "YXSTOP" | "STOP" => {}
             "YXHASHCLEAR" => {
-                if let Some(e) = &self.engine {
+                if let Some(e) = &mut self.engine {
                     e.clear_hash();
                 }
             }
