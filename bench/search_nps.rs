@@ -23,7 +23,7 @@ fn nps(c: &mut Criterion) {
             .unwrap()
             .replay(variant)
             .unwrap();
-        let tt = Table::new(16 << 20);
+        let mut tt = Table::new(16 << 20);
         let limits = Limits {
             nodes: Some(NODES),
             ..Default::default()

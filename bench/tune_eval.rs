@@ -229,7 +229,7 @@ fn play(args: &Args) -> Result<Vec<Sample>, String> {
     std::thread::scope(|s| {
         for _ in 0..args.threads.max(1) {
             s.spawn(|| {
-                let tt = Table::new(8 << 20);
+                let mut tt = Table::new(8 << 20);
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= args.games {
@@ -241,7 +241,7 @@ fn play(args: &Args) -> Result<Vec<Sample>, String> {
                         3 + g % 2,
                         args.seed ^ (g as u64) << 8,
                         args.nodes,
-                        &tt,
+                        &mut tt,
                     );
                     let mut all = out.lock().unwrap();
                     all.extend(game);
@@ -552,7 +552,13 @@ fn quiet(
     }
 }
 
-fn play_game(variant: Variant, stones: usize, seed: u64, nodes: u64, tt: &Table) -> Vec<Sample> {
+fn play_game(
+    variant: Variant,
+    stones: usize,
+    seed: u64,
+    nodes: u64,
+    tt: &mut Table,
+) -> Vec<Sample> {
     let mut board = Board::with_size(variant, 15, 15).expect("15x15 suits every variant");
     let kind = GameKind::Fiar {
         variant,
