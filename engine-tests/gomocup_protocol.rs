@@ -376,6 +376,43 @@ fn clearing_a_huge_table_is_immediate() {
 }
 
 #[test]
+fn absurd_thread_counts_and_balancing_keep_to_the_move_time() {
+    // Found by the fuzzer (seed 2027): thread_num 9223372036854775807 gave 512 search
+    // threads, started afresh for each of YXBALANCETWO's twenty-odd short searches: 3 s
+    // (11 s on a busy machine) for a 40 ms move. Threads now stop at the machine's, and
+    // the balancing searches share one deadline.
+    let mut b = Brain::start();
+    for l in [
+        "INFO thread_num 9223372036854775807",
+        "INFO timeout_turn 40",
+        "INFO timeout_match 0",
+        "INFO time_left 100000",
+    ] {
+        b.send(l);
+    }
+    b.send("START 15");
+    assert_eq!(b.reply(Duration::from_secs(10)).as_deref(), Some("OK"));
+    b.send("TURN 7,7");
+    assert!(
+        b.reply(Duration::from_secs(10))
+            .is_some_and(|m| is_move(&m))
+    );
+    for (cmd, moves) in [("YXBALANCETWO 0", 2), ("YXBALANCEONE 0", 1)] {
+        let asked = Instant::now();
+        b.send(cmd);
+        let reply = b.reply(Duration::from_secs(10)).expect("a reply");
+        let took = asked.elapsed();
+        let parts: Vec<&str> = reply.split(' ').collect();
+        assert!(
+            parts.len() == moves && parts.iter().all(|m| is_move(m)),
+            "{cmd}: {reply}"
+        );
+        // 40 ms asked: a second is far past any scheduling noise.
+        assert!(took < Duration::from_secs(1), "{cmd} took {took:?}");
+    }
+}
+
+#[test]
 fn a_panic_costs_one_answer_and_the_game_goes_on() {
     let mut b = Brain::start_with(&[("TENGEN_TEST_HOOKS", "1")]);
     let t = Duration::from_secs(10);

@@ -835,8 +835,7 @@ fn run(cli: Cli) -> Result<String, String> {
             Ok(String::new())
         }
         Command::Analysis { workers, quiet } => {
-            let workers = workers
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let workers = workers.unwrap_or_else(tengen::search::machine_threads);
             if workers == 0 || workers > 1024 {
                 return Err(format!("--workers {workers}: 1 to 1024"));
             }

@@ -87,7 +87,7 @@ impl FiarEngine {
         FiarEngine {
             board,
             tt: Table::new(MIN_HASH_BYTES),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::search::machine_threads(),
         }
     }
 
@@ -189,7 +189,7 @@ impl FiarEngine {
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 512);
+        self.threads = crate::search::thread_count(n);
     }
 
     pub fn threads(&self) -> usize {

@@ -57,7 +57,7 @@ impl GanaEngine {
             history: Vec::new(),
             moves: Vec::new(),
             mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, 0),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::search::machine_threads(),
             clock: TimeControl::None,
             left: [None, None],
             move_time: Duration::from_secs(1),
@@ -76,7 +76,7 @@ impl GanaEngine {
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = crate::search::thread_count(n);
     }
 
     pub fn threads(&self) -> usize {

@@ -60,7 +60,7 @@ impl GoEngine {
             game: Game::new(size, rules)?,
             mcts: Mcts::with_memory_mb(mcts::DEFAULT_MEMORY_MB, crate::games::go::board::CELLS)
                 .with_params(mcts::Params::go()),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::search::machine_threads(),
             clock: TimeControl::None,
             left: [None, None],
             move_time: Duration::from_secs(2),
@@ -78,7 +78,7 @@ impl GoEngine {
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = crate::search::thread_count(n);
     }
 
     pub fn threads(&self) -> usize {

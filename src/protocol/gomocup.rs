@@ -16,7 +16,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::io::{guarded, send_line, spawn_reader, test_hooks};
 use crate::core::Color;
@@ -253,7 +253,7 @@ impl Session {
                 }
             }
             "YXSHOWINFO" => {
-                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let threads = crate::search::machine_threads();
                 self.send(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 self.send("MESSAGE INFO MAX_HASH_SIZE 22");
                 self.send(&format!("MESSAGE INFO RULES {}", Variant::ALL.map(|v| v.name()).join(",")));
@@ -563,7 +563,7 @@ impl Session {
         if fraction > 1
             && let (Some(d), Some(soft)) = (l.deadline, l.soft)
         {
-            let now = std::time::Instant::now();
+            let now = Instant::now();
             l.deadline = Some(now + d.saturating_duration_since(now) / fraction);
             l.soft = Some(soft / fraction);
         }
@@ -681,10 +681,10 @@ impl Session {
         let template = self.limits(n as u32);
         let slice = template
             .deadline
-            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+            .map(|d| d.saturating_duration_since(Instant::now()));
         let fault = std::mem::take(&mut self.fault);
         let per_line = move |i: usize| Limits {
-            deadline: slice.map(|s| std::time::Instant::now() + s),
+            deadline: slice.map(|s| Instant::now() + s),
             fault: fault && i == 0,
             ..template.clone()
         };
@@ -731,7 +731,7 @@ impl Session {
         let limits = self.limits(1);
         let slice = limits
             .deadline
-            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+            .map(|d| d.saturating_duration_since(Instant::now()));
         let moves =
             self.searching(move |e, stop| balance_moves(e, &board, count, bias, slice, stop));
         match moves {
@@ -777,7 +777,7 @@ impl Session {
         let limits = self.limits(1);
         let slice = limits
             .deadline
-            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+            .map(|d| d.saturating_duration_since(Instant::now()));
         match stones.len() {
             0 => {
                 // Three stones (black, white, black) that leave white as near even as found.
@@ -810,7 +810,7 @@ impl Session {
                 // White to move: play white if it holds, otherwise take black.
                 let result = self.searching(move |e, stop| {
                     let l = Limits {
-                        deadline: slice.map(|s| std::time::Instant::now() + s),
+                        deadline: slice.map(|s| Instant::now() + s),
                         ..Default::default()
                     };
                     e.think_on(&board, &l, stop)
@@ -837,13 +837,39 @@ impl Session {
 }
 
 /// Moves (one, or one for each side) after which the side to move faces a score as close
-/// to `bias` as the candidates allow, each candidate searched briefly.
+/// to `bias` as the candidates allow, each candidate searched briefly, all within
+/// `budget` (2 s when none is set).
 fn balance_moves(
     engine: &FiarEngine,
     board: &Board,
     count: usize,
     bias: i32,
     budget: Option<Duration>,
+    stop: &AtomicBool,
+) -> Option<Vec<Move>> {
+    let budget = budget.unwrap_or(Duration::from_secs(2));
+    balance_until(
+        engine,
+        board,
+        count,
+        bias,
+        budget,
+        Instant::now() + budget,
+        stop,
+    )
+}
+
+/// [`balance_moves`] with `budget` shared among the candidates and nothing searched
+/// past `end`: a search has a fixed cost however short its deadline, and twenty-odd
+/// of them must not add up past the move's time. When time runs out the best
+/// candidate found so far stands (the first by the move order if none was searched).
+fn balance_until(
+    engine: &FiarEngine,
+    board: &Board,
+    count: usize,
+    bias: i32,
+    budget: Duration,
+    end: Instant,
     stop: &AtomicBool,
 ) -> Option<Vec<Move>> {
     use crate::search::ab::eval::playable;
@@ -858,11 +884,11 @@ fn balance_moves(
         .collect();
     scored.sort_by_key(|m| std::cmp::Reverse(m.1));
     scored.truncate(10);
-    let budget = budget.unwrap_or(Duration::from_secs(2));
     let per = budget / (scored.len().max(1) as u32 * count as u32);
+    let until = |d: Duration| Some((Instant::now() + d).min(end));
     let mut best: Option<(i32, Vec<Move>)> = None;
     for (p, _) in scored {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || best.is_some() && Instant::now() >= end {
             break;
         }
         let mut b = board.clone();
@@ -871,12 +897,12 @@ fn balance_moves(
             continue;
         }
         let (dist, moves) = if count == 2 {
-            match balance_moves(engine, &b, 1, -bias, Some(per * 10 / 12), stop) {
+            match balance_until(engine, &b, 1, -bias, per * 10 / 12, end, stop) {
                 Some(second) => {
                     let mut c = b.clone();
                     c.play_unchecked(second[0]);
                     let l = Limits {
-                        deadline: Some(std::time::Instant::now() + per / 6),
+                        deadline: until(per / 6),
                         ..Default::default()
                     };
                     let s = engine
@@ -889,7 +915,7 @@ fn balance_moves(
             }
         } else {
             let l = Limits {
-                deadline: Some(std::time::Instant::now() + per),
+                deadline: until(per),
                 ..Default::default()
             };
             // The opponent's score after our move, from our side.
