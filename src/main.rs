@@ -53,7 +53,7 @@ struct SearchArgs {
     /// Go and Gana: playouts to search
     #[arg(long)]
     playouts: Option<u64>,
-    /// Search threads (default: all cores)
+    /// Search threads (default and most: all cores)
     #[arg(long)]
     threads: Option<usize>,
 }
@@ -243,7 +243,7 @@ enum Command {
         /// Variant to start with (INFO rule / INFO variant change it)
         #[arg(long)]
         variant: Option<String>,
-        /// Search threads (default: all cores; INFO thread_num changes it)
+        /// Search threads (default and most: all cores; INFO thread_num changes it)
         #[arg(long)]
         threads: Option<usize>,
         /// Transposition table in MB (INFO hash_size and max_memory change it)
@@ -293,7 +293,7 @@ enum Command {
         /// Rules: chinese, japanese, aga, new-zealand, tromp-taylor (kgs-rules changes them)
         #[arg(long, default_value = "chinese")]
         rules: String,
-        /// Search threads (default: all cores)
+        /// Search threads (default and most: all cores)
         #[arg(long)]
         threads: Option<usize>,
         /// Seconds per move when no time_settings arrive
