@@ -111,11 +111,11 @@ impl Table {
 
     /// Forgets everything. A table larger than [`PRETOUCH_BYTES`] is given fresh
     /// untouched pages instead of being overwritten: writing gigabytes of zeros takes
-    /// seconds (a manager that sends `START` after a huge `hash_size` would wait that
-    /// long for its `OK`) and would make the whole table resident.
+    /// seconds (a manager that sends `YXHASHCLEAR` after a huge `hash_size` waited that
+    /// long for the brain's next answer) and would make the whole table resident.
     pub fn clear(&mut self) {
-        if self.bytes() > PRETOUCH_BYTES {
-            let bytes = self.bytes();
+        let bytes = self.bytes();
+        if bytes > PRETOUCH_BYTES {
             // The old pages go back first, so the two never count against memory
             // together.
             self.slots = Box::new([]);
