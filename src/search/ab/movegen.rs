@@ -300,6 +300,26 @@ pub fn line_four_defences(board: &Board, f: Point, opp: Color, mut defence: impl
     let (caro, reach) = caro_reach(board, opp);
     defence(f);
     for (dir, pat) in board.patterns(f, opp).into_iter().enumerate() {
+        // A plain open three (two points make a straight four of its line): only those
+        // two stop it; a stone beyond either end leaves the other straight four to come.
+        if !caro && pat == Pattern::Flex4 {
+            let mut others = [f; 4];
+            let mut n = 0;
+            walk_line(board, f, dir, reach, opp, |q| {
+                if n < others.len()
+                    && board.pattern(q, opp, dir) == Pattern::Flex4
+                    && playable(board, q, opp)
+                {
+                    others[n] = q;
+                    n += 1;
+                }
+                true
+            });
+            if n > 0 {
+                others[..n].iter().for_each(|&g| defence(g));
+                continue;
+            }
+        }
         if pat >= Pattern::Block4 && pat != Pattern::Five {
             walk_line(board, f, dir, reach, opp, |q| {
                 if caro || board.pattern(q, opp, dir) >= Pattern::Block4 {
