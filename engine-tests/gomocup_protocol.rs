@@ -452,7 +452,8 @@ fn a_panic_costs_one_answer_and_the_game_goes_on() {
 
 /// Yixin's NBEST: one `MESSAGE nbest i x,y ev … pv …` line a candidate, best first and
 /// all different, then the best one as the move. Against black's open three on column
-/// h (7,7 7,8 7,9), white's two blocks (7,6 and 7,10) must come first.
+/// h (7,7 7,8 7,9), white's candidates are its two blocks (7,6 and 7,10): three lines
+/// asked for give those two (a stone beyond either end loses to the straight four).
 #[test]
 fn nbest_lists_distinct_lines_best_first_then_plays_the_first() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
@@ -483,7 +484,7 @@ fn nbest_lists_distinct_lines_best_first_then_plays_the_first() {
         .lines()
         .filter(|l| l.starts_with("MESSAGE nbest"))
         .collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines.len(), 2, "{text}");
     let moves: Vec<&str> = lines
         .iter()
         .map(|l| l.split_whitespace().nth(3).unwrap())
@@ -497,8 +498,6 @@ fn nbest_lists_distinct_lines_best_first_then_plays_the_first() {
     let mut first_two = moves[..2].to_vec();
     first_two.sort();
     assert_eq!(first_two, ["7,10", "7,6"], "{text}");
-    assert_ne!(moves[2], moves[0]);
-    assert_ne!(moves[2], moves[1]);
     let played = text
         .lines()
         .find(|l| is_move(l))
