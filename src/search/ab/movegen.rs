@@ -303,20 +303,15 @@ pub fn line_four_defences(board: &Board, f: Point, opp: Color, mut defence: impl
         // A plain open three (two points make a straight four of its line): only those
         // two stop it; a stone beyond either end leaves the other straight four to come.
         if !caro && pat == Pattern::Flex4 {
-            let mut others = [f; 4];
-            let mut n = 0;
+            let mut plain = false;
             walk_line(board, f, dir, reach, opp, |q| {
-                if n < others.len()
-                    && board.pattern(q, opp, dir) == Pattern::Flex4
-                    && playable(board, q, opp)
-                {
-                    others[n] = q;
-                    n += 1;
+                if board.pattern(q, opp, dir) == Pattern::Flex4 && playable(board, q, opp) {
+                    defence(q);
+                    plain = true;
                 }
                 true
             });
-            if n > 0 {
-                others[..n].iter().for_each(|&g| defence(g));
+            if plain {
                 continue;
             }
         }
