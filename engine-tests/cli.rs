@@ -248,13 +248,11 @@ fn rank(score: &serde_json::Value) -> i64 {
     }
 }
 
-#[test]
-fn analyse_json_multipv_gives_distinct_lines() {
-    // A quiet opening: four different lines, each led by its own move, the first the
-    // search's best. (Lines searched apart need not come in score order here.)
+/// The search part of a depth-5, one-thread analysis of `moves` asking for four lines.
+fn four_lines(moves: &str) -> serde_json::Value {
     let v = analyse_json(&[
         "--moves",
-        "h8 i9 h9",
+        moves,
         "--depth",
         "5",
         "--threads",
@@ -262,7 +260,14 @@ fn analyse_json_multipv_gives_distinct_lines() {
         "--multipv",
         "4",
     ]);
-    let s = &v["search"];
+    v["search"].clone()
+}
+
+#[test]
+fn analyse_json_multipv_gives_distinct_lines() {
+    // A quiet opening: four different lines, each led by its own move, the first the
+    // search's best. (Lines searched apart need not come in score order here.)
+    let s = &four_lines("h8 i9 h9");
     let infos = s["moveInfos"].as_array().unwrap();
     assert_eq!(infos.len(), 4, "{s}");
     let moves: Vec<&str> = infos.iter().map(|m| m["move"].as_str().unwrap()).collect();
@@ -283,17 +288,7 @@ fn analyse_json_multipv_against_an_open_three_lists_its_two_blocks() {
     // White to move against black's open three h8-h10: only h7 and h11 stop it (a stone
     // beyond either, h6 or h12, leaves the straight four at the other end), so four lines
     // asked for give those two, best first.
-    let v = analyse_json(&[
-        "--moves",
-        "h8 i9 h9 i8 h10",
-        "--depth",
-        "5",
-        "--threads",
-        "1",
-        "--multipv",
-        "4",
-    ]);
-    let s = &v["search"];
+    let s = &four_lines("h8 i9 h9 i8 h10");
     let infos = s["moveInfos"].as_array().unwrap();
     let mut moves: Vec<&str> = infos.iter().map(|m| m["move"].as_str().unwrap()).collect();
     for w in infos.windows(2) {
