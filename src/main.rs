@@ -321,9 +321,10 @@ enum Command {
         #[arg(long)]
         ponder: bool,
         /// Tree-search tuning, for matches between settings:
-        /// any of `prior_visits`, `rave_equiv`, `exploration`, `expand_at`, `bias`,
-        /// `bias_visits`, `bias_visits_small` (under 13x13) (Go's defaults: 20, 3000, 0.02,
-        /// 8, 0.1, 1000000, 1000; Gana's: 20, 1500, 0.15, 2, 0, 200)
+        /// any of `prior_visits`, `rave_equiv`, `root_rave_equiv` (0: as `rave_equiv`),
+        /// `exploration`, `expand_at`, `bias`, `bias_visits`, `bias_visits_small` (under
+        /// 13x13) (Go's defaults: 20, 3000, 0, 0.02, 8, 0.1, 1000000, 1000; Gana's: 20,
+        /// 1500, 0, 0.15, 2, 0, 200)
         #[arg(long)]
         mcts: Option<String>,
     },

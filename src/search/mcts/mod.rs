@@ -72,6 +72,10 @@ pub struct Params {
     pub prior_visits: f32,
     /// RAVE equivalence: the visits at which tree and AMAF statistics weigh the same.
     pub rave_equiv: f32,
+    /// The RAVE equivalence of the root's children; 0 means `rave_equiv`. The root is
+    /// where the move is chosen, and at a few thousand playouts its AMAF statistics can
+    /// outvote what the children's own playouts say.
+    pub root_rave_equiv: f32,
     pub exploration: f32,
     /// Visits a leaf needs before it is expanded.
     pub expand_at: u32,
@@ -136,6 +140,7 @@ impl Params {
             match key.trim() {
                 "prior_visits" => self.prior_visits = number(1e6)?,
                 "rave_equiv" => self.rave_equiv = number(1e9)?.max(1.0),
+                "root_rave_equiv" => self.root_rave_equiv = number(1e9)?,
                 "exploration" => self.exploration = number(10.0)?,
                 "expand_at" => self.expand_at = number(1e6)? as u32,
                 "bias" => self.bias = number(10.0)?,
@@ -143,7 +148,7 @@ impl Params {
                 "bias_visits_small" => self.bias_visits_small = number(1e9)?.max(1.0),
                 other => {
                     return Err(format!(
-                        "unknown parameter '{other}' (prior_visits, rave_equiv, exploration, expand_at, bias, bias_visits, bias_visits_small)"
+                        "unknown parameter '{other}' (prior_visits, rave_equiv, root_rave_equiv, exploration, expand_at, bias, bias_visits, bias_visits_small)"
                     ));
                 }
             }
@@ -157,6 +162,7 @@ impl Default for Params {
         Params {
             prior_visits: 20.0,
             rave_equiv: 1500.0,
+            root_rave_equiv: 0.0,
             exploration: 0.15,
             expand_at: 2,
             bias: 0.0,
@@ -562,7 +568,12 @@ impl Worker {
         let p = &m.params;
         let parent_visits = t.node(at).visits().max(1) as f32;
         let log_n = parent_visits.ln();
-        let inv_equiv = 1.0 / p.rave_equiv;
+        let equiv = if at == t.root() && p.root_rave_equiv > 0.0 {
+            p.root_rave_equiv
+        } else {
+            p.rave_equiv
+        };
+        let inv_equiv = 1.0 / equiv;
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
         let mut ties = 0u32;
@@ -656,6 +667,67 @@ mod tests {
     use super::go::GoState;
     use super::*;
     use crate::games::go::Board;
+
+    /// Gives `id` `visits` playouts won at `rate` and `amaf` AMAF visits won at
+    /// `amaf_rate`.
+    fn set_stats(t: &Tree, id: NodeId, visits: u32, rate: f32, amaf: u32, amaf_rate: f32) {
+        let n = t.node(id);
+        n.visits.store(visits, Relaxed);
+        n.wins
+            .store((visits as f32 * rate * tree::UNIT) as u32, Relaxed);
+        let mut won = 0.0;
+        for i in 1..=amaf {
+            // Spread the wins evenly, so the AMAF rate is `amaf_rate` at every count.
+            let due = (i as f32 * amaf_rate).round();
+            n.add_amaf(if due > won { tree::UNIT as u32 } else { 0 });
+            won = due;
+        }
+    }
+
+    /// The root's children weigh their own results against the AMAF statistics with
+    /// `root_rave_equiv`; every other node keeps `rave_equiv`. Two moves with 600
+    /// visits each: one whose own playouts win 45% but whose AMAF statistics say 60%, one
+    /// the other way round. At an equivalence of 3000 the AMAF statistics pick the first;
+    /// at 300 the own results count sooner and pick the second.
+    #[test]
+    fn the_root_can_trust_its_own_results_sooner() {
+        let mut m = Mcts::new(64, 0).with_params(Params {
+            rave_equiv: 3000.0,
+            exploration: 0.0,
+            ..Params::default()
+        });
+        let t = &m.tree;
+        let root = t.root();
+        assert!(t.expand(root, &[(1, 0.5), (2, 0.5)]));
+        let (amaf_good, own_good) = (t.children(root).start, t.children(root).start + 1);
+        assert!(t.expand(amaf_good, &[(3, 0.5), (4, 0.5)]));
+        let (inner_amaf_good, inner_own_good) =
+            (t.children(amaf_good).start, t.children(amaf_good).start + 1);
+        for (parent, a, o) in [
+            (root, amaf_good, own_good),
+            (amaf_good, inner_amaf_good, inner_own_good),
+        ] {
+            set_stats(t, parent, 1200, 0.5, 0, 0.0);
+            set_stats(t, a, 600, 0.45, 2000, 0.6);
+            set_stats(t, o, 600, 0.6, 2000, 0.4);
+        }
+        let mut w = Worker::new::<GoState>(1);
+        assert_eq!(w.select(&m, root, 1.0), Some(amaf_good));
+        m.params.root_rave_equiv = 300.0;
+        assert_eq!(w.select(&m, root, 1.0), Some(own_good));
+        assert_eq!(
+            w.select(&m, amaf_good, 1.0),
+            Some(inner_amaf_good),
+            "below the root the equivalence stays 3000"
+        );
+        m.params.set("root_rave_equiv=0").unwrap();
+        assert_eq!(
+            w.select(&m, root, 1.0),
+            Some(amaf_good),
+            "0 means rave_equiv"
+        );
+        assert!(m.params.set("root_rave_equiv=-1").is_err());
+    }
 
     /// A search longer than its arena holds prunes the tree and keeps deepening.
     #[test]
