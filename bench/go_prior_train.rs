@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use clap::Parser;
-use tengen::games::go::features::{self, Features, GROUPS, SHAPE, VALUES};
+use tengen::games::go::features::{self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES};
 use tengen::games::go::{Board, PASS, parse_vertex};
 use tengen::search::mcts::Game;
 use tengen::search::mcts::go::GoState;
@@ -47,6 +47,10 @@ struct Args {
     /// A shape gets its own gamma when it was played at least this often in training.
     #[arg(long, default_value_t = 3)]
     min_played: u32,
+    /// The same for the large shapes (default: `--min-played`; a huge number leaves
+    /// them out).
+    #[arg(long)]
+    large_min_played: Option<u32>,
     /// Write the weights as Rust to this file.
     #[arg(long)]
     write: Option<String>,
@@ -216,16 +220,15 @@ fn collect_ratings(path: &str, test: bool, data: &mut Data) {
 /// Gammas, indexed by group then value (shapes by their dense index).
 struct Model {
     gamma: Vec<Vec<f64>>,
-    /// Canonical shape code -> dense index (0: every other shape).
-    shape_index: HashMap<u16, usize>,
+    /// For each sparse group ([`SPARSE`]), code -> dense index (0: every other code).
+    sparse_index: Vec<Option<HashMap<u16, usize>>>,
 }
 
 impl Model {
     fn index(&self, g: usize, f: &Features) -> usize {
-        if g == SHAPE {
-            self.shape_index.get(&f[SHAPE]).copied().unwrap_or(0)
-        } else {
-            f[g] as usize
+        match &self.sparse_index[g] {
+            Some(index) => index.get(&f[g]).copied().unwrap_or(0),
+            None => f[g] as usize,
         }
     }
 
@@ -301,38 +304,60 @@ fn main() {
         train.positions.len(),
         test.positions.len()
     );
-    // The shapes played often enough.
-    let mut played: HashMap<u16, f64> = HashMap::new();
-    for p in &train.positions {
-        for &(k, w) in &p.targets {
-            // A rated shape counts as played once its ratings add up to a move.
-            *played.entry(train.cands[p.first + k][SHAPE]).or_default() += w;
+    // The codes of each sparse group played often enough.
+    let mut kept: Vec<Vec<u16>> = vec![Vec::new(); GROUPS];
+    for &g in &SPARSE {
+        let mut played: HashMap<u16, f64> = HashMap::new();
+        for p in &train.positions {
+            for &(k, w) in &p.targets {
+                // A rated code counts as played once its ratings add up to a move.
+                *played.entry(train.cands[p.first + k][g]).or_default() += w;
+            }
         }
+        kept[g] = played
+            .iter()
+            .filter(|&(_, &n)| {
+                let min = if g == LARGE {
+                    args.large_min_played.unwrap_or(args.min_played)
+                } else {
+                    args.min_played
+                };
+                n >= min as f64
+            })
+            .map(|(&c, _)| c)
+            .collect();
+        kept[g].sort_unstable();
     }
-    let mut kept: Vec<u16> = played
-        .iter()
-        .filter(|&(_, &n)| n >= args.min_played as f64)
-        .map(|(&c, _)| c)
-        .collect();
-    kept.sort_unstable();
-    let shape_index: HashMap<u16, usize> =
-        kept.iter().enumerate().map(|(i, &c)| (c, i + 1)).collect();
     let mut model = Model {
         gamma: (0..GROUPS)
             .map(|g| {
                 vec![
                     1.0;
-                    if g == SHAPE {
-                        kept.len() + 1
+                    if SPARSE.contains(&g) {
+                        kept[g].len() + 1
                     } else {
                         VALUES[g]
                     }
                 ]
             })
             .collect(),
-        shape_index,
+        sparse_index: (0..GROUPS)
+            .map(|g| {
+                SPARSE.contains(&g).then(|| {
+                    kept[g]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &c)| (c, i + 1))
+                        .collect()
+                })
+            })
+            .collect(),
     };
-    eprintln!("{} shapes of their own", kept.len());
+    eprintln!(
+        "{} shapes and {} large shapes of their own",
+        kept[SHAPE].len(),
+        kept[LARGE].len()
+    );
     for it in 0..args.iterations {
         for g in 0..GROUPS {
             model.update(&train, g);
@@ -392,7 +417,7 @@ fn main() {
 /// The weights as a Rust module.
 fn rust(
     model: &Model,
-    kept: &[u16],
+    kept: &[Vec<u16>],
     game_files: &[String],
     rating_files: &[String],
     games: usize,
@@ -435,9 +460,38 @@ fn rust(
     .unwrap();
     writeln!(s).unwrap();
     writeln!(s, "/// (canonical 3x3 code, gamma), by code.").unwrap();
-    writeln!(s, "pub const SHAPES: [(u16, f32); {}] = [", kept.len()).unwrap();
-    for (i, &code) in kept.iter().enumerate() {
+    writeln!(
+        s,
+        "pub const SHAPES: [(u16, f32); {}] = [",
+        kept[SHAPE].len()
+    )
+    .unwrap();
+    for (i, &code) in kept[SHAPE].iter().enumerate() {
         writeln!(s, "    ({code}, {:e}),", model.gamma[SHAPE][i + 1] as f32).unwrap();
+    }
+    writeln!(s, "];").unwrap();
+    writeln!(s).unwrap();
+    writeln!(
+        s,
+        "/// The gamma of every large shape not listed in [`LARGE`]."
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "pub const OTHER_LARGE: f32 = {:e};",
+        model.gamma[LARGE][0] as f32
+    )
+    .unwrap();
+    writeln!(s).unwrap();
+    writeln!(s, "/// (large shape hash, gamma), by hash.").unwrap();
+    writeln!(
+        s,
+        "pub const LARGE: [(u16, f32); {}] = [",
+        kept[LARGE].len()
+    )
+    .unwrap();
+    for (i, &code) in kept[LARGE].iter().enumerate() {
+        writeln!(s, "    ({code}, {:e}),", model.gamma[LARGE][i + 1] as f32).unwrap();
     }
     writeln!(s, "];").unwrap();
     writeln!(s).unwrap();
@@ -446,8 +500,9 @@ fn rust(
         "/// The other groups' gammas, by group then value (see `features`)."
     )
     .unwrap();
-    writeln!(s, "pub const GROUPS: [&[f32]; {}] = [", GROUPS - 1).unwrap();
-    for g in 1..GROUPS {
+    let dense: Vec<usize> = (0..GROUPS).filter(|g| !SPARSE.contains(g)).collect();
+    writeln!(s, "pub const GROUPS: [&[f32]; {}] = [", dense.len()).unwrap();
+    for &g in &dense {
         let values: Vec<String> = model.gamma[g]
             .iter()
             .map(|&x| format!("{:e}", x as f32))

@@ -18,7 +18,14 @@ pub const ATARI: usize = 4;
 pub const LAST: usize = 5;
 pub const LAST2: usize = 6;
 pub const PLACE: usize = 7;
-pub const GROUPS: usize = 8;
+/// The twelve points within two steps of the move, turned, mirrored and coloured to the
+/// mover's view, hashed to 16 bits.
+pub const LARGE: usize = 8;
+pub const GROUPS: usize = 9;
+
+/// The groups whose values are codes, of which only those played often get a gamma of
+/// their own (the rest share one); the other groups have a gamma for every value.
+pub const SPARSE: [usize; 2] = [SHAPE, LARGE];
 
 /// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
 /// atari, 1: another atari).
@@ -26,7 +33,17 @@ pub const LADDER_ATARI: u16 = 2;
 
 /// How many values each group but the shape has (the shape's value is its canonical
 /// 3x3 code, up to 65535).
-pub const VALUES: [usize; GROUPS] = [1 << 16, 5, 3, 3, 3, DISTANCES, DISTANCES, 2 * PLACES];
+pub const VALUES: [usize; GROUPS] = [
+    1 << 16,
+    5,
+    3,
+    3,
+    3,
+    DISTANCES,
+    DISTANCES,
+    2 * PLACES,
+    1 << 16,
+];
 /// Distance classes to an earlier move: none (a pass or the start), then Coulom's
 /// distance dx + dy + max(dx, dy) as 2, 3, … 8, 9–10, 11–13, 14–17, 18 and more.
 const DISTANCES: usize = 12;
@@ -100,7 +117,74 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         distance(v, last),
         distance(v, b.second_last_move()),
         place(b, v),
+        large_shape(b, v, me),
     ]
+}
+
+/// The points within two steps of a move, as (columns, rows) from it.
+const DIAMOND: [(i32, i32); 12] = [
+    (0, -2),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-2, 0),
+    (-1, 0),
+    (1, 0),
+    (2, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (0, 2),
+];
+
+/// The move's [`LARGE`] value: the least code of the diamond around it among the eight
+/// turns and mirrors (2 bits a point: empty, the mover's, the other's, off the board),
+/// hashed to 16 bits.
+fn large_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
+    let size = b.size() as i32;
+    let (x, y) = Board::xy(v);
+    let mut cells = [0u32; 12];
+    for (c, &(dx, dy)) in cells.iter_mut().zip(&DIAMOND) {
+        let (xx, yy) = (x as i32 + dx, y as i32 + dy);
+        *c = if xx < 0 || yy < 0 || xx >= size || yy >= size {
+            3
+        } else {
+            match b.cell(Board::vertex_of(xx as usize, yy as usize)) {
+                Cell::Empty => 0,
+                Cell::Wall => 3,
+                c if c == me => 1,
+                _ => 2,
+            }
+        };
+    }
+    let code = diamond_perms()
+        .iter()
+        .map(|perm| {
+            cells
+                .iter()
+                .zip(perm)
+                .fold(0u32, |t, (&c, &to)| t | c << (2 * to))
+        })
+        .min()
+        .unwrap_or(0);
+    ((code as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+}
+
+/// Where each diamond point goes under each of the eight symmetries.
+fn diamond_perms() -> &'static [[usize; 12]; 8] {
+    static TABLE: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|sym| {
+            std::array::from_fn(|i| {
+                let (dx, dy) = DIAMOND[i];
+                let (r, c) = pattern::symmetric(dy, dx, sym);
+                DIAMOND
+                    .iter()
+                    .position(|&o| o == (c, r))
+                    .expect("a diamond point")
+            })
+        })
+    })
 }
 
 /// The learned prior's strength of a move with features `f`: the product of their
@@ -108,11 +192,23 @@ pub fn features(b: &Board, v: Vertex) -> Features {
 /// picks among the same moves).
 pub fn strength(f: &Features) -> f32 {
     let shapes = shape_gammas();
-    let mut s = shapes[f[SHAPE] as usize];
+    let mut s = shapes[f[SHAPE] as usize] * large_gammas()[f[LARGE] as usize];
     for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
         s *= gammas[f[g + 1] as usize];
     }
     s
+}
+
+/// Every large shape hash's gamma.
+fn large_gammas() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![prior_weights::OTHER_LARGE; 1 << 16];
+        for &(code, gamma) in &prior_weights::LARGE {
+            t[code as usize] = gamma;
+        }
+        t
+    })
 }
 
 /// Every canonical shape code's gamma.
@@ -225,6 +321,7 @@ mod tests {
     #[test]
     fn the_weights_have_a_gamma_for_every_value() {
         for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
+            assert!(!SPARSE.contains(&(g + 1)), "the dense groups come first");
             assert_eq!(gammas.len(), VALUES[g + 1], "group {}", g + 1);
             assert!(gammas.iter().all(|&x| x.is_finite() && x > 0.0));
         }
@@ -254,6 +351,26 @@ mod tests {
         // The same point for the other colour is another shape (a stone of its own above).
         let mut d = a.clone();
         d.set_to_move(Color::White);
+        assert_ne!(at(&a, 2, 2), at(&d, 2, 2));
+    }
+
+    #[test]
+    fn a_large_shape_reads_the_same_turned_mirrored_and_in_the_other_colour() {
+        // X two points above the move, O to its left; turned a quarter and mirrored, and
+        // with the colours exchanged and white to move.
+        let a = board(". . X . .\n. . . . .\n. O . . .\n. . . . .\n. . . . .");
+        let b = board(". . . . .\n. . . . .\n. . . . X\n. . O . .\n. . . . .");
+        let mut c = board(". . O . .\n. . . . .\n. X . . .\n. . . . .\n. . . . .");
+        c.set_to_move(Color::White);
+        let at = |b: &Board, x, y| features(b, b.vertex(x, y).unwrap())[LARGE];
+        assert_eq!(at(&a, 2, 2), at(&b, 2, 2));
+        assert_eq!(at(&a, 2, 2), at(&c, 2, 2));
+        // The 3x3 shape alone cannot see the stone two points away; the large one can.
+        let d = board(". . . . .\n. . . . .\n. O . . .\n. . . . .\n. . . . .");
+        assert_eq!(
+            features(&a, a.vertex(2, 2).unwrap())[SHAPE],
+            features(&d, d.vertex(2, 2).unwrap())[SHAPE]
+        );
         assert_ne!(at(&a, 2, 2), at(&d, 2, 2));
     }
 

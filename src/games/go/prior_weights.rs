@@ -562,6 +562,12 @@ pub const SHAPES: [(u16, f32); 554] = [
     (40703, 1.0851924e1),
 ];
 
+/// The gamma of every large shape not listed in [`LARGE`].
+pub const OTHER_LARGE: f32 = 1.0;
+
+/// (large shape hash, gamma), by hash.
+pub const LARGE: [(u16, f32); 0] = [];
+
 /// The other groups' gammas, by group then value (see `features`).
 pub const GROUPS: [&[f32]; 7] = [
     &[

@@ -311,7 +311,14 @@ impl Game for GoState {
         let weight = if size >= 13 && b.stone_count() < 2 * size {
             OPENING_LEARNED_WEIGHT
         } else {
-            LEARNED_WEIGHT
+            // Experiment: TENGEN_LW overrides the weight (branch exp/large-shape only).
+            static LW: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+            *LW.get_or_init(|| {
+                std::env::var("TENGEN_LW")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(LEARNED_WEIGHT)
+            })
         };
         let strengths = &strengths[..out.len() - first];
         let top = strengths.iter().copied().fold(f32::MIN_POSITIVE, f32::max);
