@@ -330,6 +330,15 @@ mod tests {
                 .iter()
                 .all(|&(c, g)| canonical(c, Cell::Black) == c && g > 0.0)
         );
+        let large = &prior_weights::LARGE;
+        assert!(large.windows(2).all(|w| w[0].0 < w[1].0), "by hash");
+        assert!(
+            large
+                .iter()
+                .map(|&(_, g)| g)
+                .chain([prior_weights::OTHER_LARGE])
+                .all(|g| g.is_finite() && g > 0.0)
+        );
     }
 
     fn board(diagram: &str) -> Board {
