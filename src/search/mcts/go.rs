@@ -19,9 +19,9 @@ use crate::games::go::{Board, Cell, PASS, Vertex};
 const LEARNED_WEIGHT: f32 = 0.25;
 /// The same on boards under 13x13, where most of the model's games were played and its
 /// large shapes know the most: against Pachi at equal playouts (9x9, README, issue 16)
-/// 0.5 scored 40.4% in 240 games beside the previous model's 34.2% (0.25, 0.75 and 1.0
-/// with the same model: 32.9%, 35.4%, 27.1% in 120 each); on 19x19 0.5 lost 11-19 in
-/// self-play to the previous model where 0.25 won 20-10.
+/// 0.5 scored 38.5% in 340 games beside the previous model's 34.4% (+4.1 ± 7.0 points;
+/// 0.25, 0.75 and 1.0 with the same model: 32.9%, 35.4%, 27.1% in 120 each); on 19x19
+/// 0.5 lost 11-19 in self-play to the previous model where 0.25 won 20-10.
 const LEARNED_WEIGHT_SMALL: f32 = 0.5;
 /// The same in the opening of a big board (fewer stones than two lines' worth), where
 /// the hand-set tactics have nothing to say and the playouts cannot tell a corner from
