@@ -1,6 +1,7 @@
-//! What the learned Go prior sees of a move: its 3x3 shape (turned, mirrored and
-//! coloured to the mover's view), the captures, escapes, self-ataris and ataris it
-//! makes, its distances to the last two moves and where it lies on the board. The
+//! What the learned Go prior sees of a move: its 3x3 shape and its 12-point large
+//! shape (turned, mirrored and coloured to the mover's view), the captures, escapes,
+//! self-ataris and ataris it makes, its distances to the last two moves and where it
+//! lies on the board. The
 //! trainer (`bench/go_prior_train.rs`) and the search read moves through this one
 //! function, so the weights fit exactly what the search looks up.
 
