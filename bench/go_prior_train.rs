@@ -307,6 +307,10 @@ fn main() {
     // The codes of each sparse group played often enough.
     let mut kept: Vec<Vec<u16>> = vec![Vec::new(); GROUPS];
     for &g in &SPARSE {
+        let min = match g {
+            LARGE => args.large_min_played.unwrap_or(args.min_played),
+            _ => args.min_played,
+        };
         let mut played: HashMap<u16, f64> = HashMap::new();
         for p in &train.positions {
             for &(k, w) in &p.targets {
@@ -316,14 +320,7 @@ fn main() {
         }
         kept[g] = played
             .iter()
-            .filter(|&(_, &n)| {
-                let min = if g == LARGE {
-                    args.large_min_played.unwrap_or(args.min_played)
-                } else {
-                    args.min_played
-                };
-                n >= min as f64
-            })
+            .filter(|&(_, &n)| n >= min as f64)
             .map(|(&c, _)| c)
             .collect();
         kept[g].sort_unstable();
@@ -451,50 +448,44 @@ fn rust(
     )
     .unwrap();
     writeln!(s).unwrap();
-    writeln!(s, "/// The gamma of every shape not listed in [`SHAPES`].").unwrap();
-    writeln!(
-        s,
-        "pub const OTHER_SHAPE: f32 = {:e};",
-        model.gamma[SHAPE][0] as f32
-    )
-    .unwrap();
-    writeln!(s).unwrap();
-    writeln!(s, "/// (canonical 3x3 code, gamma), by code.").unwrap();
-    writeln!(
-        s,
-        "pub const SHAPES: [(u16, f32); {}] = [",
-        kept[SHAPE].len()
-    )
-    .unwrap();
-    for (i, &code) in kept[SHAPE].iter().enumerate() {
-        writeln!(s, "    ({code}, {:e}),", model.gamma[SHAPE][i + 1] as f32).unwrap();
+    // The sparse groups: a shared gamma, then (code, gamma) for the codes kept.
+    for (g, table, other, what, code_is) in [
+        (
+            SHAPE,
+            "SHAPES",
+            "OTHER_SHAPE",
+            "shape",
+            "canonical 3x3 code",
+        ),
+        (
+            LARGE,
+            "LARGE",
+            "OTHER_LARGE",
+            "large shape",
+            "large shape hash",
+        ),
+    ] {
+        let by = code_is.rsplit(' ').next().unwrap_or(code_is);
+        writeln!(
+            s,
+            "/// The gamma of every {what} not listed in [`{table}`]."
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "pub const {other}: f32 = {:e};",
+            model.gamma[g][0] as f32
+        )
+        .unwrap();
+        writeln!(s).unwrap();
+        writeln!(s, "/// ({code_is}, gamma), by {by}.").unwrap();
+        writeln!(s, "pub const {table}: [(u16, f32); {}] = [", kept[g].len()).unwrap();
+        for (i, &code) in kept[g].iter().enumerate() {
+            writeln!(s, "    ({code}, {:e}),", model.gamma[g][i + 1] as f32).unwrap();
+        }
+        writeln!(s, "];").unwrap();
+        writeln!(s).unwrap();
     }
-    writeln!(s, "];").unwrap();
-    writeln!(s).unwrap();
-    writeln!(
-        s,
-        "/// The gamma of every large shape not listed in [`LARGE`]."
-    )
-    .unwrap();
-    writeln!(
-        s,
-        "pub const OTHER_LARGE: f32 = {:e};",
-        model.gamma[LARGE][0] as f32
-    )
-    .unwrap();
-    writeln!(s).unwrap();
-    writeln!(s, "/// (large shape hash, gamma), by hash.").unwrap();
-    writeln!(
-        s,
-        "pub const LARGE: [(u16, f32); {}] = [",
-        kept[LARGE].len()
-    )
-    .unwrap();
-    for (i, &code) in kept[LARGE].iter().enumerate() {
-        writeln!(s, "    ({code}, {:e}),", model.gamma[LARGE][i + 1] as f32).unwrap();
-    }
-    writeln!(s, "];").unwrap();
-    writeln!(s).unwrap();
     writeln!(
         s,
         "/// The other groups' gammas, by group then value (see `features`)."

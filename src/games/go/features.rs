@@ -200,28 +200,26 @@ pub fn strength(f: &Features) -> f32 {
     s
 }
 
-/// Every large shape hash's gamma.
-fn large_gammas() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![prior_weights::OTHER_LARGE; 1 << 16];
-        for &(code, gamma) in &prior_weights::LARGE {
-            t[code as usize] = gamma;
-        }
-        t
-    })
-}
-
 /// Every canonical shape code's gamma.
 fn shape_gammas() -> &'static [f32] {
     static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![prior_weights::OTHER_SHAPE; 1 << 16];
-        for &(code, gamma) in &prior_weights::SHAPES {
-            t[code as usize] = gamma;
-        }
-        t
-    })
+    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_SHAPE, &prior_weights::SHAPES))
+}
+
+/// Every large shape hash's gamma.
+fn large_gammas() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_LARGE, &prior_weights::LARGE))
+}
+
+/// A sparse group's gamma for every 16-bit code: `listed` where it has one, else
+/// `other`.
+fn gamma_table(other: f32, listed: &[(u16, f32)]) -> Vec<f32> {
+    let mut t = vec![other; 1 << 16];
+    for &(code, gamma) in listed {
+        t[code as usize] = gamma;
+    }
+    t
 }
 
 /// The distance class of `v` from an earlier move `m`.
