@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use clap::Parser;
-use tengen::games::go::features::{self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES};
+use tengen::games::go::features::{self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES, WIDE};
 use tengen::games::go::{Board, PASS, parse_vertex};
 use tengen::search::mcts::Game;
 use tengen::search::mcts::go::GoState;
@@ -51,6 +51,9 @@ struct Args {
     /// them out).
     #[arg(long)]
     large_min_played: Option<u32>,
+    /// The same for the wide shapes.
+    #[arg(long)]
+    wide_min_played: Option<u32>,
     /// Write the weights as Rust to this file.
     #[arg(long)]
     write: Option<String>,
@@ -309,6 +312,7 @@ fn main() {
     for &g in &SPARSE {
         let min = match g {
             LARGE => args.large_min_played.unwrap_or(args.min_played),
+            WIDE => args.wide_min_played.unwrap_or(args.min_played),
             _ => args.min_played,
         };
         let mut played: HashMap<u16, f64> = HashMap::new();
@@ -351,9 +355,10 @@ fn main() {
             .collect(),
     };
     eprintln!(
-        "{} shapes and {} large shapes of their own",
+        "{} shapes, {} large and {} wide shapes of their own",
         kept[SHAPE].len(),
-        kept[LARGE].len()
+        kept[LARGE].len(),
+        kept[WIDE].len()
     );
     for it in 0..args.iterations {
         for g in 0..GROUPS {
@@ -464,6 +469,7 @@ fn rust(
             "large shape",
             "large shape hash",
         ),
+        (WIDE, "WIDE", "OTHER_WIDE", "wide shape", "wide shape hash"),
     ] {
         let by = code_is.rsplit(' ').next().unwrap_or(code_is);
         writeln!(

@@ -1,8 +1,7 @@
-//! What the learned Go prior sees of a move: its 3x3 shape and its 12-point large
-//! shape (turned, mirrored and coloured to the mover's view), the captures, escapes,
-//! self-ataris and ataris it makes, its distances to the last two moves and where it
-//! lies on the board. The
-//! trainer (`bench/go_prior_train.rs`) and the search read moves through this one
+//! What the learned Go prior sees of a move: its 3x3 shape, its 12-point large shape
+//! and 20-point wide shape (turned, mirrored and coloured to the mover's view), the
+//! captures, escapes, self-ataris and ataris it makes, its distances to the last two
+//! moves and where it lies on the board. The trainer (`bench/go_prior_train.rs`) and the search read moves through this one
 //! function, so the weights fit exactly what the search looks up.
 
 use std::sync::OnceLock;
@@ -22,11 +21,14 @@ pub const PLACE: usize = 7;
 /// The twelve points within two steps of the move, turned, mirrored and coloured to the
 /// mover's view, hashed to 16 bits.
 pub const LARGE: usize = 8;
-pub const GROUPS: usize = 9;
+/// The twenty points of the large shape and the knight's moves around the move, seen the
+/// same way.
+pub const WIDE: usize = 9;
+pub const GROUPS: usize = 10;
 
 /// The groups whose values are codes, of which only those played often get a gamma of
 /// their own (the rest share one); the other groups have a gamma for every value.
-pub const SPARSE: [usize; 2] = [SHAPE, LARGE];
+pub const SPARSE: [usize; 3] = [SHAPE, LARGE, WIDE];
 
 /// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
 /// atari, 1: another atari).
@@ -43,6 +45,7 @@ pub const VALUES: [usize; GROUPS] = [
     DISTANCES,
     DISTANCES,
     2 * PLACES,
+    1 << 16,
     1 << 16,
 ];
 /// Distance classes to an earlier move: none (a pass or the start), then Coulom's
@@ -119,10 +122,13 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         distance(v, b.second_last_move()),
         place(b, v),
         large_shape(b, v, me),
+        wide_shape(b, v, me),
     ]
 }
 
-/// The points within two steps of a move, as (columns, rows) from it.
+/// The points of the large shape, as (columns, rows) from the move: the 3x3 and the
+/// four points two away along the lines (Pachi's gridcular distance
+/// dx + dy + max(dx, dy) up to 4).
 const DIAMOND: [(i32, i32); 12] = [
     (0, -2),
     (-1, -1),
@@ -138,14 +144,63 @@ const DIAMOND: [(i32, i32); 12] = [
     (0, 2),
 ];
 
-/// The move's [`LARGE`] value: the least code of the diamond around it among the eight
-/// turns and mirrors (2 bits a point: empty, the mover's, the other's, off the board),
-/// hashed to 16 bits.
+/// The points of the wide shape: the large shape and the eight knight's-move points
+/// (gridcular distance up to 5).
+const WIDE_POINTS: [(i32, i32); 20] = [
+    (0, -2),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-2, 0),
+    (-1, 0),
+    (1, 0),
+    (2, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (0, 2),
+    (-1, -2),
+    (1, -2),
+    (-2, -1),
+    (2, -1),
+    (-2, 1),
+    (2, 1),
+    (-1, 2),
+    (1, 2),
+];
+
+/// The move's [`LARGE`] value.
 fn large_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
+    static PERMS: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
+    spatial(b, v, me, &DIAMOND, PERMS.get_or_init(|| perms_of(&DIAMOND)))
+}
+
+/// The move's [`WIDE`] value.
+fn wide_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
+    static PERMS: OnceLock<[[usize; 20]; 8]> = OnceLock::new();
+    spatial(
+        b,
+        v,
+        me,
+        &WIDE_POINTS,
+        PERMS.get_or_init(|| perms_of(&WIDE_POINTS)),
+    )
+}
+
+/// The shape of `points` around the move: the least code among the eight turns and
+/// mirrors (2 bits a point: empty, the mover's, the other's, off the board), hashed to
+/// 16 bits.
+fn spatial<const N: usize>(
+    b: &Board,
+    v: Vertex,
+    me: Cell,
+    points: &[(i32, i32); N],
+    perms: &[[usize; N]; 8],
+) -> u16 {
     let size = b.size() as i32;
     let (x, y) = Board::xy(v);
-    let mut cells = [0u32; 12];
-    for (c, &(dx, dy)) in cells.iter_mut().zip(&DIAMOND) {
+    let mut cells = [0u64; N];
+    for (c, &(dx, dy)) in cells.iter_mut().zip(points) {
         let (xx, yy) = (x as i32 + dx, y as i32 + dy);
         *c = if xx < 0 || yy < 0 || xx >= size || yy >= size {
             3
@@ -158,32 +213,29 @@ fn large_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
             }
         };
     }
-    let code = diamond_perms()
+    let code = perms
         .iter()
         .map(|perm| {
             cells
                 .iter()
                 .zip(perm)
-                .fold(0u32, |t, (&c, &to)| t | c << (2 * to))
+                .fold(0u64, |t, (&c, &to)| t | c << (2 * to))
         })
         .min()
         .unwrap_or(0);
-    ((code as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+    (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
 }
 
-/// Where each diamond point goes under each of the eight symmetries.
-fn diamond_perms() -> &'static [[usize; 12]; 8] {
-    static TABLE: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        std::array::from_fn(|sym| {
-            std::array::from_fn(|i| {
-                let (dx, dy) = DIAMOND[i];
-                let (r, c) = pattern::symmetric(dy, dx, sym);
-                DIAMOND
-                    .iter()
-                    .position(|&o| o == (c, r))
-                    .expect("a diamond point")
-            })
+/// Where each of `points` goes under each of the eight symmetries.
+fn perms_of<const N: usize>(points: &[(i32, i32); N]) -> [[usize; N]; 8] {
+    std::array::from_fn(|sym| {
+        std::array::from_fn(|i| {
+            let (dx, dy) = points[i];
+            let (r, c) = pattern::symmetric(dy, dx, sym);
+            points
+                .iter()
+                .position(|&o| o == (c, r))
+                .expect("the shape is symmetric")
         })
     })
 }
@@ -193,7 +245,9 @@ fn diamond_perms() -> &'static [[usize; 12]; 8] {
 /// picks among the same moves).
 pub fn strength(f: &Features) -> f32 {
     let shapes = shape_gammas();
-    let mut s = shapes[f[SHAPE] as usize] * large_gammas()[f[LARGE] as usize];
+    let mut s = shapes[f[SHAPE] as usize]
+        * large_gammas()[f[LARGE] as usize]
+        * wide_gammas()[f[WIDE] as usize];
     for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
         s *= gammas[f[g + 1] as usize];
     }
@@ -210,6 +264,12 @@ fn shape_gammas() -> &'static [f32] {
 fn large_gammas() -> &'static [f32] {
     static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
     TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_LARGE, &prior_weights::LARGE))
+}
+
+/// Every wide shape hash's gamma.
+fn wide_gammas() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_WIDE, &prior_weights::WIDE))
 }
 
 /// A sparse group's gamma for every 16-bit code: `listed` where it has one, else
@@ -329,15 +389,19 @@ mod tests {
                 .iter()
                 .all(|&(c, g)| canonical(c, Cell::Black) == c && g > 0.0)
         );
-        let large = &prior_weights::LARGE;
-        assert!(large.windows(2).all(|w| w[0].0 < w[1].0), "by hash");
-        assert!(
-            large
-                .iter()
-                .map(|&(_, g)| g)
-                .chain([prior_weights::OTHER_LARGE])
-                .all(|g| g.is_finite() && g > 0.0)
-        );
+        for (listed, other) in [
+            (&prior_weights::LARGE[..], prior_weights::OTHER_LARGE),
+            (&prior_weights::WIDE[..], prior_weights::OTHER_WIDE),
+        ] {
+            assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "by hash");
+            assert!(
+                listed
+                    .iter()
+                    .map(|&(_, g)| g)
+                    .chain([other])
+                    .all(|g| g.is_finite() && g > 0.0)
+            );
+        }
     }
 
     fn board(diagram: &str) -> Board {
@@ -380,6 +444,27 @@ mod tests {
             features(&d, d.vertex(2, 2).unwrap())[SHAPE]
         );
         assert_ne!(at(&a, 2, 2), at(&d, 2, 2));
+    }
+
+    #[test]
+    fn a_wide_shape_sees_the_knights_move_the_large_one_does_not() {
+        // X a knight's move from the move (two up, one left); turned a quarter and
+        // mirrored, and with the colours exchanged and white to move, it is one shape.
+        let a = board(". X . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .");
+        let b = board(". . . . .\n. . . . .\n. . . . .\n. . . . X\n. . . . .");
+        let mut c = board(". O . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .");
+        c.set_to_move(Color::White);
+        let at = |b: &Board, g| features(b, b.vertex(2, 2).unwrap())[g];
+        assert_eq!(at(&a, WIDE), at(&b, WIDE));
+        assert_eq!(at(&a, WIDE), at(&c, WIDE));
+        let empty = board(&". . . . .\n".repeat(5));
+        assert_eq!(at(&a, LARGE), at(&empty, LARGE), "outside the large shape");
+        assert_ne!(at(&a, WIDE), at(&empty, WIDE));
+        // The wide shape holds the large one: a stone two points away changes both.
+        let d = board(". . X . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .");
+        assert_ne!(at(&d, LARGE), at(&empty, LARGE));
+        assert_ne!(at(&d, WIDE), at(&empty, WIDE));
+        assert_ne!(at(&d, WIDE), at(&a, WIDE));
     }
 
     #[test]
