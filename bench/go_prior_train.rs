@@ -26,7 +26,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use clap::Parser;
-use tengen::games::go::features::{self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES, WIDE};
+use tengen::games::go::features::{
+    self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES, WIDE, WIDER,
+};
 use tengen::games::go::{Board, PASS, parse_vertex};
 use tengen::search::mcts::Game;
 use tengen::search::mcts::go::GoState;
@@ -54,6 +56,9 @@ struct Args {
     /// The same for the wide shapes.
     #[arg(long)]
     wide_min_played: Option<u32>,
+    /// The same for the wider shapes.
+    #[arg(long)]
+    wider_min_played: Option<u32>,
     /// Write the weights as Rust to this file.
     #[arg(long)]
     write: Option<String>,
@@ -313,6 +318,7 @@ fn main() {
         let min = match g {
             LARGE => args.large_min_played.unwrap_or(args.min_played),
             WIDE => args.wide_min_played.unwrap_or(args.min_played),
+            WIDER => args.wider_min_played.unwrap_or(args.min_played),
             _ => args.min_played,
         };
         let mut played: HashMap<u16, f64> = HashMap::new();
@@ -355,10 +361,11 @@ fn main() {
             .collect(),
     };
     eprintln!(
-        "{} shapes, {} large and {} wide shapes of their own",
+        "{} shapes, {} large, {} wide and {} wider shapes of their own",
         kept[SHAPE].len(),
         kept[LARGE].len(),
-        kept[WIDE].len()
+        kept[WIDE].len(),
+        kept[WIDER].len()
     );
     for it in 0..args.iterations {
         for g in 0..GROUPS {
@@ -470,6 +477,13 @@ fn rust(
             "large shape hash",
         ),
         (WIDE, "WIDE", "OTHER_WIDE", "wide shape", "wide shape hash"),
+        (
+            WIDER,
+            "WIDER",
+            "OTHER_WIDER",
+            "wider shape",
+            "wider shape hash",
+        ),
     ] {
         let by = code_is.rsplit(' ').next().unwrap_or(code_is);
         writeln!(

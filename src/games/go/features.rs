@@ -24,11 +24,14 @@ pub const LARGE: usize = 8;
 /// The twenty points of the large shape and the knight's moves around the move, seen the
 /// same way.
 pub const WIDE: usize = 9;
-pub const GROUPS: usize = 10;
+/// The 28 points to gridcular distance 6 (the wide shape, the four points two away
+/// diagonally and three away along the lines), seen the same way.
+pub const WIDER: usize = 10;
+pub const GROUPS: usize = 11;
 
 /// The groups whose values are codes, of which only those played often get a gamma of
 /// their own (the rest share one); the other groups have a gamma for every value.
-pub const SPARSE: [usize; 3] = [SHAPE, LARGE, WIDE];
+pub const SPARSE: [usize; 4] = [SHAPE, LARGE, WIDE, WIDER];
 
 /// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
 /// atari, 1: another atari).
@@ -45,6 +48,7 @@ pub const VALUES: [usize; GROUPS] = [
     DISTANCES,
     DISTANCES,
     2 * PLACES,
+    1 << 16,
     1 << 16,
     1 << 16,
 ];
@@ -123,6 +127,7 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         place(b, v),
         large_shape(b, v, me),
         wide_shape(b, v, me),
+        wider_shape(b, v, me),
     ]
 }
 
@@ -173,6 +178,50 @@ const WIDE_POINTS: [(i32, i32); 20] = [
 fn large_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
     static PERMS: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
     spatial(b, v, me, &DIAMOND, PERMS.get_or_init(|| perms_of(&DIAMOND)))
+}
+
+/// The points of the wider shape: the wide shape's and the six-distance ring.
+const WIDER_POINTS: [(i32, i32); 28] = [
+    (0, -2),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-2, 0),
+    (-1, 0),
+    (1, 0),
+    (2, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (0, 2),
+    (-1, -2),
+    (1, -2),
+    (-2, -1),
+    (2, -1),
+    (-2, 1),
+    (2, 1),
+    (-1, 2),
+    (1, 2),
+    (-2, -2),
+    (2, -2),
+    (-2, 2),
+    (2, 2),
+    (0, -3),
+    (0, 3),
+    (-3, 0),
+    (3, 0),
+];
+
+/// The move's [`WIDER`] value.
+fn wider_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
+    static PERMS: OnceLock<[[usize; 28]; 8]> = OnceLock::new();
+    spatial(
+        b,
+        v,
+        me,
+        &WIDER_POINTS,
+        PERMS.get_or_init(|| perms_of(&WIDER_POINTS)),
+    )
 }
 
 /// The move's [`WIDE`] value.
@@ -247,7 +296,8 @@ pub fn strength(f: &Features) -> f32 {
     let shapes = shape_gammas();
     let mut s = shapes[f[SHAPE] as usize]
         * large_gammas()[f[LARGE] as usize]
-        * wide_gammas()[f[WIDE] as usize];
+        * wide_gammas()[f[WIDE] as usize]
+        * wider_gammas()[f[WIDER] as usize];
     for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
         s *= gammas[f[g + 1] as usize];
     }
@@ -270,6 +320,12 @@ fn large_gammas() -> &'static [f32] {
 fn wide_gammas() -> &'static [f32] {
     static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
     TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_WIDE, &prior_weights::WIDE))
+}
+
+/// Every wider shape hash's gamma.
+fn wider_gammas() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_WIDER, &prior_weights::WIDER))
 }
 
 /// A sparse group's gamma for every 16-bit code: `listed` where it has one, else

@@ -4270,3 +4270,9 @@ pub const GROUPS: [&[f32]; 7] = [
         1.1572706e-1,
     ],
 ];
+
+/// The gamma of every wider shape not listed in [`WIDER`].
+pub const OTHER_WIDER: f32 = 1.0;
+
+/// (wider shape hash, gamma), by hash.
+pub const WIDER: [(u16, f32); 0] = [];
