@@ -1,5 +1,5 @@
-//! What the learned Go prior sees of a move: its 3x3 shape, its 12-point large shape
-//! and 20-point wide shape (turned, mirrored and coloured to the mover's view), the
+//! What the learned Go prior sees of a move: its 3x3 shape and its 12-, 20- and 28-point
+//! large, wide and wider shapes (turned, mirrored and coloured to the mover's view), the
 //! captures, escapes, self-ataris and ataris it makes, its distances to the last two
 //! moves and where it lies on the board. The trainer (`bench/go_prior_train.rs`) and the search read moves through this one
 //! function, so the weights fit exactly what the search looks up.
@@ -448,6 +448,7 @@ mod tests {
         for (listed, other) in [
             (&prior_weights::LARGE[..], prior_weights::OTHER_LARGE),
             (&prior_weights::WIDE[..], prior_weights::OTHER_WIDE),
+            (&prior_weights::WIDER[..], prior_weights::OTHER_WIDER),
         ] {
             assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "by hash");
             assert!(
@@ -521,6 +522,29 @@ mod tests {
         assert_ne!(at(&d, LARGE), at(&empty, LARGE));
         assert_ne!(at(&d, WIDE), at(&empty, WIDE));
         assert_ne!(at(&d, WIDE), at(&a, WIDE));
+        assert_ne!(at(&a, WIDER), at(&d, WIDER));
+    }
+
+    #[test]
+    fn a_wider_shape_sees_three_points_along_a_line() {
+        // X three points above the move: only the wider shape sees it; turned, it is
+        // the same wider shape.
+        let a = board(&format!(
+            "{}{}",
+            ". . . X . . .\n",
+            ". . . . . . .\n".repeat(6)
+        ));
+        let b = board(&format!(
+            "{}{}{}",
+            ". . . . . . .\n".repeat(3),
+            ". . . . . . X\n",
+            ". . . . . . .\n".repeat(3)
+        ));
+        let empty = board(&". . . . . . .\n".repeat(7));
+        let at = |b: &Board, g| features(b, b.vertex(3, 3).unwrap())[g];
+        assert_eq!(at(&a, WIDE), at(&empty, WIDE), "outside the wide shape");
+        assert_ne!(at(&a, WIDER), at(&empty, WIDER));
+        assert_eq!(at(&a, WIDER), at(&b, WIDER));
     }
 
     #[test]
