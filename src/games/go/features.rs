@@ -1,8 +1,9 @@
 //! What the learned Go prior sees of a move: its 3x3 shape and its 12-, 20- and 28-point
 //! large, wide and wider shapes (turned, mirrored and coloured to the mover's view), the
 //! captures, escapes, self-ataris and ataris it makes, its distances to the last two
-//! moves and where it lies on the board. The trainer (`bench/go_prior_train.rs`) and the search read moves through this one
-//! function, so the weights fit exactly what the search looks up.
+//! moves and where it lies on the board. The trainer (`bench/go_prior_train.rs`) and
+//! the search read moves through this one function, so the weights fit exactly what the
+//! search looks up.
 
 use std::sync::OnceLock;
 
