@@ -117,6 +117,7 @@ pub fn features(b: &Board, v: Vertex) -> Features {
             Some(_) => 2,
         }
     };
+    let [large, wide, wider] = spatial_shapes(b, v, me);
     [
         canonical(b.code3(v), me),
         capture,
@@ -126,63 +127,19 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         distance(v, last),
         distance(v, b.second_last_move()),
         place(b, v),
-        large_shape(b, v, me),
-        wide_shape(b, v, me),
-        wider_shape(b, v, me),
+        large,
+        wide,
+        wider,
     ]
 }
 
-/// The points of the large shape, as (columns, rows) from the move: the 3x3 and the
-/// four points two away along the lines (Pachi's gridcular distance
-/// dx + dy + max(dx, dy) up to 4).
-const DIAMOND: [(i32, i32); 12] = [
-    (0, -2),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-2, 0),
-    (-1, 0),
-    (1, 0),
-    (2, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (0, 2),
-];
-
-/// The points of the wide shape: the large shape and the eight knight's-move points
-/// (gridcular distance up to 5).
-const WIDE_POINTS: [(i32, i32); 20] = [
-    (0, -2),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-2, 0),
-    (-1, 0),
-    (1, 0),
-    (2, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (0, 2),
-    (-1, -2),
-    (1, -2),
-    (-2, -1),
-    (2, -1),
-    (-2, 1),
-    (2, 1),
-    (-1, 2),
-    (1, 2),
-];
-
-/// The move's [`LARGE`] value.
-fn large_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
-    static PERMS: OnceLock<[[usize; 12]; 8]> = OnceLock::new();
-    spatial(b, v, me, &DIAMOND, PERMS.get_or_init(|| perms_of(&DIAMOND)))
-}
-
-/// The points of the wider shape: the wide shape's and the six-distance ring.
-const WIDER_POINTS: [(i32, i32); 28] = [
+/// The points of the spatial shapes, as (columns, rows) from the move, ring by ring of
+/// Pachi's gridcular distance dx + dy + max(dx, dy): the first 12 (up to 4: the 3x3 and
+/// the four points two away along the lines) are the large shape, the first 20 (up to 5:
+/// and the knight's moves) the wide one, all 28 (up to 6: and the points two away
+/// diagonally and three along the lines) the wider one. Each ring maps onto itself under
+/// the turns and mirrors, so a shape's code is the low bits of the next one's.
+const SPATIAL_POINTS: [(i32, i32); 28] = [
     (0, -2),
     (-1, -1),
     (0, -1),
@@ -213,44 +170,19 @@ const WIDER_POINTS: [(i32, i32); 28] = [
     (3, 0),
 ];
 
-/// The move's [`WIDER`] value.
-fn wider_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
+/// How many of [`SPATIAL_POINTS`] the large, wide and wider shapes hold.
+const SPATIAL_SIZES: [usize; 3] = [12, 20, 28];
+
+/// The move's [`LARGE`], [`WIDE`] and [`WIDER`] values: for each shape the least code
+/// among the eight turns and mirrors (2 bits a point: empty, the mover's, the other's,
+/// off the board), hashed to 16 bits.
+fn spatial_shapes(b: &Board, v: Vertex, me: Cell) -> [u16; 3] {
     static PERMS: OnceLock<[[usize; 28]; 8]> = OnceLock::new();
-    spatial(
-        b,
-        v,
-        me,
-        &WIDER_POINTS,
-        PERMS.get_or_init(|| perms_of(&WIDER_POINTS)),
-    )
-}
-
-/// The move's [`WIDE`] value.
-fn wide_shape(b: &Board, v: Vertex, me: Cell) -> u16 {
-    static PERMS: OnceLock<[[usize; 20]; 8]> = OnceLock::new();
-    spatial(
-        b,
-        v,
-        me,
-        &WIDE_POINTS,
-        PERMS.get_or_init(|| perms_of(&WIDE_POINTS)),
-    )
-}
-
-/// The shape of `points` around the move: the least code among the eight turns and
-/// mirrors (2 bits a point: empty, the mover's, the other's, off the board), hashed to
-/// 16 bits.
-fn spatial<const N: usize>(
-    b: &Board,
-    v: Vertex,
-    me: Cell,
-    points: &[(i32, i32); N],
-    perms: &[[usize; N]; 8],
-) -> u16 {
+    let perms = PERMS.get_or_init(|| perms_of(&SPATIAL_POINTS));
     let size = b.size() as i32;
     let (x, y) = Board::xy(v);
-    let mut cells = [0u64; N];
-    for (c, &(dx, dy)) in cells.iter_mut().zip(points) {
+    let mut cells = [0u64; 28];
+    for (c, &(dx, dy)) in cells.iter_mut().zip(&SPATIAL_POINTS) {
         let (xx, yy) = (x as i32 + dx, y as i32 + dy);
         *c = if xx < 0 || yy < 0 || xx >= size || yy >= size {
             3
@@ -263,17 +195,17 @@ fn spatial<const N: usize>(
             }
         };
     }
-    let code = perms
-        .iter()
-        .map(|perm| {
-            cells
-                .iter()
-                .zip(perm)
-                .fold(0u64, |t, (&c, &to)| t | c << (2 * to))
-        })
-        .min()
-        .unwrap_or(0);
-    (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+    let turned: [u64; 8] = std::array::from_fn(|sym| {
+        cells
+            .iter()
+            .zip(&perms[sym])
+            .fold(0u64, |t, (&c, &to)| t | c << (2 * to))
+    });
+    SPATIAL_SIZES.map(|n| {
+        let mask = (1u64 << (2 * n)) - 1;
+        let code = turned.iter().map(|&t| t & mask).min().unwrap_or(0);
+        (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+    })
 }
 
 /// Where each of `points` goes under each of the eight symmetries.
