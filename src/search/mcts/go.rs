@@ -18,10 +18,11 @@ use crate::games::go::{Board, Cell, PASS, Vertex};
 /// strongest.
 const LEARNED_WEIGHT: f32 = 0.25;
 /// The same on boards under 13x13, where most of the model's games were played and its
-/// large shapes know the most: against Pachi at equal playouts (9x9, README, issue 16)
-/// 0.5 scored 38.5% in 340 games beside the previous model's 34.4% (+4.1 ± 7.0 points;
-/// 0.25, 0.75 and 1.0 with the same model: 32.9%, 35.4%, 27.1% in 120 each); on 19x19
-/// 0.5 lost 11-19 in self-play to the previous model where 0.25 won 20-10.
+/// spatial shapes know the most. Against Pachi at equal playouts (9x9, README, issue 16)
+/// the model with the wide and wider shapes scored at 0.5 47.7% in 240 games beside
+/// 0.15.7's 37.3% (+10.4 ± 8.6 points; 0.35 47.1% in 120, 0.75 46.7% in 240); the model
+/// before it, at 0.25, 0.5, 0.75, 1.0: 32.9%, 38.5%, 35.4%, 27.1%. On 19x19 0.5 lost
+/// 11-19 in self-play to 0.25 (0.15.7's model).
 const LEARNED_WEIGHT_SMALL: f32 = 0.5;
 /// The same in the opening of a big board (fewer stones than two lines' worth), where
 /// the hand-set tactics have nothing to say and the playouts cannot tell a corner from
