@@ -226,39 +226,28 @@ fn perms_of<const N: usize>(points: &[(i32, i32); N]) -> [[usize; N]; 8] {
 /// gammas (a move twice as strong is twice as likely to be the one a strong player
 /// picks among the same moves).
 pub fn strength(f: &Features) -> f32 {
-    let shapes = shape_gammas();
-    let mut s = shapes[f[SHAPE] as usize]
-        * large_gammas()[f[LARGE] as usize]
-        * wide_gammas()[f[WIDE] as usize]
-        * wider_gammas()[f[WIDER] as usize];
+    let mut s: f32 = SPARSE
+        .iter()
+        .zip(sparse_gammas())
+        .map(|(&g, gammas)| gammas[f[g] as usize])
+        .product();
     for (g, gammas) in prior_weights::GROUPS.iter().enumerate() {
         s *= gammas[f[g + 1] as usize];
     }
     s
 }
 
-/// Every canonical shape code's gamma.
-fn shape_gammas() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_SHAPE, &prior_weights::SHAPES))
-}
-
-/// Every large shape hash's gamma.
-fn large_gammas() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_LARGE, &prior_weights::LARGE))
-}
-
-/// Every wide shape hash's gamma.
-fn wide_gammas() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_WIDE, &prior_weights::WIDE))
-}
-
-/// Every wider shape hash's gamma.
-fn wider_gammas() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
-    TABLE.get_or_init(|| gamma_table(prior_weights::OTHER_WIDER, &prior_weights::WIDER))
+/// Each sparse group's gamma for every 16-bit code, in the order of [`SPARSE`].
+fn sparse_gammas() -> &'static [Vec<f32>; SPARSE.len()] {
+    static TABLES: OnceLock<[Vec<f32>; SPARSE.len()]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        [
+            gamma_table(prior_weights::OTHER_SHAPE, &prior_weights::SHAPES),
+            gamma_table(prior_weights::OTHER_LARGE, &prior_weights::LARGE),
+            gamma_table(prior_weights::OTHER_WIDE, &prior_weights::WIDE),
+            gamma_table(prior_weights::OTHER_WIDER, &prior_weights::WIDER),
+        ]
+    })
 }
 
 /// A sparse group's gamma for every 16-bit code: `listed` where it has one, else
