@@ -499,7 +499,7 @@ fn rust(
         .unwrap();
         writeln!(s).unwrap();
         writeln!(s, "/// ({code_is}, gamma), by {by}.").unwrap();
-        writeln!(s, "pub const {table}: [(u16, f32); {}] = [", kept[g].len()).unwrap();
+        writeln!(s, "pub static {table}: [(u16, f32); {}] = [", kept[g].len()).unwrap();
         for (i, &code) in kept[g].iter().enumerate() {
             writeln!(s, "    ({code}, {:e}),", model.gamma[g][i + 1] as f32).unwrap();
         }

@@ -5,7 +5,7 @@
 pub const OTHER_SHAPE: f32 = 1.2525442e-1;
 
 /// (canonical 3x3 code, gamma), by code.
-pub const SHAPES: [(u16, f32); 762] = [
+pub static SHAPES: [(u16, f32); 762] = [
     (0, 4.7318593e-1),
     (1, 6.578993e-1),
     (2, 7.2035736e-1),
@@ -774,7 +774,7 @@ pub const SHAPES: [(u16, f32); 762] = [
 pub const OTHER_LARGE: f32 = 4.81949e-1;
 
 /// (large shape hash, gamma), by hash.
-pub const LARGE: [(u16, f32); 2559] = [
+pub static LARGE: [(u16, f32); 2559] = [
     (0, 1.0072355e0),
     (48, 1.020568e0),
     (70, 9.308232e-1),
@@ -3340,7 +3340,7 @@ pub const LARGE: [(u16, f32); 2559] = [
 pub const OTHER_WIDE: f32 = 3.610299e-1;
 
 /// (wide shape hash, gamma), by hash.
-pub const WIDE: [(u16, f32); 3459] = [
+pub static WIDE: [(u16, f32); 3459] = [
     (0, 1.0295321e0),
     (9, 2.8656495e-1),
     (19, 9.3043107e-1),
@@ -6806,7 +6806,7 @@ pub const WIDE: [(u16, f32); 3459] = [
 pub const OTHER_WIDER: f32 = 3.7148607e-1;
 
 /// (wider shape hash, gamma), by hash.
-pub const WIDER: [(u16, f32); 3636] = [
+pub static WIDER: [(u16, f32); 3636] = [
     (0, 1.2139841e0),
     (13, 2.1525805e0),
     (16, 1.0086255e0),
