@@ -19,8 +19,8 @@ use crate::games::go::{Board, Cell, PASS, Vertex};
 const LEARNED_WEIGHT: f32 = 0.25;
 /// The same on boards under 13x13, where most of the model's games were played and its
 /// spatial shapes know the most. Against Pachi at equal playouts (9x9, README, issue 16)
-/// the model with the wide and wider shapes scored at 0.5 47.7% in 240 games beside
-/// 0.15.7's 37.3% (+10.4 ± 8.6 points; 0.35 47.1% in 120, 0.75 46.7% in 240); the model
+/// the model with the wide and wider shapes scored at 0.5 47.5% in 320 games beside
+/// 0.15.7's 34.7% (+12.8 ± 7.3 points; 0.35 47.1% in 120, 0.75 46.7% in 240); the model
 /// before it, at 0.25, 0.5, 0.75, 1.0: 32.9%, 38.5%, 35.4%, 27.1%. On 19x19 0.5 lost
 /// 11-19 in self-play to 0.25 (0.15.7's model).
 const LEARNED_WEIGHT_SMALL: f32 = 0.5;
