@@ -26,12 +26,24 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use clap::Parser;
-use tengen::games::go::features::{
-    self, Features, GROUPS, LARGE, SHAPE, SPARSE, VALUES, WIDE, WIDER,
-};
+use tengen::games::go::features::{self, Features, GROUPS, SPARSE, SPARSE_NAMES, VALUES};
 use tengen::games::go::{Board, PASS, parse_vertex};
 use tengen::search::mcts::Game;
 use tengen::search::mcts::go::GoState;
+
+/// A kind of shape by name (`SPARSE_NAMES`): its sparse group.
+fn parse_kind(name: &str) -> Result<usize, String> {
+    SPARSE_NAMES
+        .iter()
+        .position(|&s| s == name)
+        .map(|i| SPARSE[i])
+        .ok_or_else(|| {
+            format!(
+                "unknown shape kind {name:?} (one of {})",
+                SPARSE_NAMES.join(", ")
+            )
+        })
+}
 
 #[derive(Parser)]
 struct Args {
@@ -49,16 +61,9 @@ struct Args {
     /// A shape gets its own gamma when it was played at least this often in training.
     #[arg(long, default_value_t = 3)]
     min_played: u32,
-    /// The same for the large shapes (default: `--min-played`; a huge number leaves
-    /// them out).
-    #[arg(long)]
-    large_min_played: Option<u32>,
-    /// The same for the wide shapes.
-    #[arg(long)]
-    wide_min_played: Option<u32>,
-    /// The same for the wider shapes.
-    #[arg(long)]
-    wider_min_played: Option<u32>,
+    /// Kinds of shape to leave out (every code shares one gamma), e.g. `wide,wider`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_kind)]
+    without: Vec<usize>,
     /// Write the weights as Rust to this file.
     #[arg(long)]
     write: Option<String>,
@@ -315,11 +320,10 @@ fn main() {
     // The codes of each sparse group played often enough.
     let mut kept: Vec<Vec<u16>> = vec![Vec::new(); GROUPS];
     for &g in &SPARSE {
-        let min = match g {
-            LARGE => args.large_min_played.unwrap_or(args.min_played),
-            WIDE => args.wide_min_played.unwrap_or(args.min_played),
-            WIDER => args.wider_min_played.unwrap_or(args.min_played),
-            _ => args.min_played,
+        let min = if args.without.contains(&g) {
+            u32::MAX
+        } else {
+            args.min_played
         };
         let mut played: HashMap<u16, f64> = HashMap::new();
         for p in &train.positions {
@@ -360,13 +364,12 @@ fn main() {
             })
             .collect(),
     };
-    eprintln!(
-        "{} shapes, {} large, {} wide and {} wider shapes of their own",
-        kept[SHAPE].len(),
-        kept[LARGE].len(),
-        kept[WIDE].len(),
-        kept[WIDER].len()
-    );
+    let counts: Vec<String> = SPARSE
+        .iter()
+        .zip(SPARSE_NAMES)
+        .map(|(&g, name)| format!("{name} {}", kept[g].len()))
+        .collect();
+    eprintln!("codes with a gamma of their own: {}", counts.join(", "));
     for it in 0..args.iterations {
         for g in 0..GROUPS {
             model.update(&train, g);
@@ -461,51 +464,41 @@ fn rust(
     .unwrap();
     writeln!(s).unwrap();
     // The sparse groups: a shared gamma, then (code, gamma) for the codes kept.
-    for (g, table, other, what, code_is) in [
-        (
-            SHAPE,
-            "SHAPES",
-            "OTHER_SHAPE",
-            "shape",
-            "canonical 3x3 code",
-        ),
-        (
-            LARGE,
-            "LARGE",
-            "OTHER_LARGE",
-            "large shape",
-            "large shape hash",
-        ),
-        (WIDE, "WIDE", "OTHER_WIDE", "wide shape", "wide shape hash"),
-        (
-            WIDER,
-            "WIDER",
-            "OTHER_WIDER",
-            "wider shape",
-            "wider shape hash",
-        ),
-    ] {
-        let by = code_is.rsplit(' ').next().unwrap_or(code_is);
-        writeln!(
-            s,
-            "/// The gamma of every {what} not listed in [`{table}`]."
-        )
-        .unwrap();
-        writeln!(
-            s,
-            "pub const {other}: f32 = {:e};",
-            model.gamma[g][0] as f32
-        )
-        .unwrap();
-        writeln!(s).unwrap();
-        writeln!(s, "/// ({code_is}, gamma), by {by}.").unwrap();
-        writeln!(s, "pub static {table}: [(u16, f32); {}] = [", kept[g].len()).unwrap();
+    writeln!(
+        s,
+        "/// For each sparse group (`features::SPARSE`: {}), the gamma of every code not",
+        SPARSE_NAMES.join(", ")
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "/// listed, then (code, gamma) by code (the canonical 3x3 code, else the shape's hash)."
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "pub static SPARSE: [(f32, &[(u16, f32)]); {}] = [",
+        SPARSE.len()
+    )
+    .unwrap();
+    for (&g, name) in SPARSE.iter().zip(SPARSE_NAMES) {
+        writeln!(s, "    // {name}: {} codes", kept[g].len()).unwrap();
+        writeln!(s, "    (").unwrap();
+        writeln!(s, "        {:e},", model.gamma[g][0] as f32).unwrap();
+        writeln!(s, "        &[").unwrap();
         for (i, &code) in kept[g].iter().enumerate() {
-            writeln!(s, "    ({code}, {:e}),", model.gamma[g][i + 1] as f32).unwrap();
+            writeln!(
+                s,
+                "            ({code}, {:e}),",
+                model.gamma[g][i + 1] as f32
+            )
+            .unwrap();
         }
-        writeln!(s, "];").unwrap();
-        writeln!(s).unwrap();
+        writeln!(s, "        ],").unwrap();
+        writeln!(s, "    ),").unwrap();
     }
+    writeln!(s, "];").unwrap();
+    writeln!(s).unwrap();
     writeln!(
         s,
         "/// The other groups' gammas, by group then value (see `features`)."

@@ -33,6 +33,8 @@ pub const GROUPS: usize = 11;
 /// The groups whose values are codes, of which only those played often get a gamma of
 /// their own (the rest share one); the other groups have a gamma for every value.
 pub const SPARSE: [usize; 4] = [SHAPE, LARGE, WIDE, WIDER];
+/// The names of the [`SPARSE`] groups, in its order (the trainer's `--without`).
+pub const SPARSE_NAMES: [&str; SPARSE.len()] = ["shape", "large", "wide", "wider"];
 
 /// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
 /// atari, 1: another atari).
@@ -240,14 +242,7 @@ pub fn strength(f: &Features) -> f32 {
 /// Each sparse group's gamma for every 16-bit code, in the order of [`SPARSE`].
 fn sparse_gammas() -> &'static [Vec<f32>; SPARSE.len()] {
     static TABLES: OnceLock<[Vec<f32>; SPARSE.len()]> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        [
-            gamma_table(prior_weights::OTHER_SHAPE, &prior_weights::SHAPES),
-            gamma_table(prior_weights::OTHER_LARGE, &prior_weights::LARGE),
-            gamma_table(prior_weights::OTHER_WIDE, &prior_weights::WIDE),
-            gamma_table(prior_weights::OTHER_WIDER, &prior_weights::WIDER),
-        ]
-    })
+    TABLES.get_or_init(|| prior_weights::SPARSE.map(|(other, listed)| gamma_table(other, listed)))
 }
 
 /// A sparse group's gamma for every 16-bit code: `listed` where it has one, else
@@ -362,17 +357,10 @@ mod tests {
             assert_eq!(gammas.len(), VALUES[g + 1], "group {}", g + 1);
             assert!(gammas.iter().all(|&x| x.is_finite() && x > 0.0));
         }
-        assert!(
-            prior_weights::SHAPES
-                .iter()
-                .all(|&(c, g)| canonical(c, Cell::Black) == c && g > 0.0)
-        );
-        for (listed, other) in [
-            (&prior_weights::LARGE[..], prior_weights::OTHER_LARGE),
-            (&prior_weights::WIDE[..], prior_weights::OTHER_WIDE),
-            (&prior_weights::WIDER[..], prior_weights::OTHER_WIDER),
-        ] {
-            assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "by hash");
+        let (_, shapes) = prior_weights::SPARSE[0];
+        assert!(shapes.iter().all(|&(c, _)| canonical(c, Cell::Black) == c));
+        for (other, listed) in prior_weights::SPARSE {
+            assert!(listed.windows(2).all(|w| w[0].0 < w[1].0), "by code");
             assert!(
                 listed
                     .iter()
