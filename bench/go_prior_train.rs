@@ -31,7 +31,14 @@ use tengen::games::go::{Board, PASS, parse_vertex};
 use tengen::search::mcts::Game;
 use tengen::search::mcts::go::GoState;
 
-/// A kind of shape by name (`SPARSE_NAMES`): its sparse group.
+/// How often a code of each kind (in the order of `SPARSE`: shape, large, wide, wider,
+/// widest) must have been played in training to get a gamma of its own. The larger the
+/// shape, the rarer each code and the noisier its gamma: on the 1,797 games (held out,
+/// 9x9 top-1 / log-likelihood), 3 for every kind and no widest shapes 46.4% / -1.915,
+/// these minimums 48.1% / -1.857 (README, issue 16).
+const MIN_PLAYED: [u32; SPARSE.len()] = [3, 3, 5, 8, 12];
+
+/// A kind of shape by name: its sparse group.
 fn parse_kind(name: &str) -> Result<usize, String> {
     SPARSE_NAMES
         .iter()
@@ -43,6 +50,13 @@ fn parse_kind(name: &str) -> Result<usize, String> {
                 SPARSE_NAMES.join(", ")
             )
         })
+}
+
+/// `NAME=N` of `--min-played-for`: the sparse group named and its minimum.
+fn parse_min_played(arg: &str) -> Result<(usize, u32), String> {
+    let (name, n) = arg.split_once('=').ok_or("expected NAME=N")?;
+    let n = n.parse().map_err(|e| format!("{n:?}: {e}"))?;
+    Ok((parse_kind(name)?, n))
 }
 
 #[derive(Parser)]
@@ -58,10 +72,15 @@ struct Args {
     /// MM iterations (each updates every group once).
     #[arg(long, default_value_t = 40)]
     iterations: usize,
-    /// A shape gets its own gamma when it was played at least this often in training.
-    #[arg(long, default_value_t = 3)]
-    min_played: u32,
-    /// Kinds of shape to leave out (every code shares one gamma), e.g. `wide,wider`.
+    /// A code gets its own gamma when it was played at least this often in training
+    /// (default: by kind, [`MIN_PLAYED`]).
+    #[arg(long)]
+    min_played: Option<u32>,
+    /// NAME=N: the same for one kind of shape (shape, large, wide, wider, widest).
+    /// Repeatable.
+    #[arg(long, value_parser = parse_min_played)]
+    min_played_for: Vec<(usize, u32)>,
+    /// Kinds of shape to leave out (every code shares one gamma), e.g. `wider,widest`.
     #[arg(long, value_delimiter = ',', value_parser = parse_kind)]
     without: Vec<usize>,
     /// Write the weights as Rust to this file.
@@ -319,11 +338,15 @@ fn main() {
     );
     // The codes of each sparse group played often enough.
     let mut kept: Vec<Vec<u16>> = vec![Vec::new(); GROUPS];
-    for &g in &SPARSE {
+    for (k, &g) in SPARSE.iter().enumerate() {
         let min = if args.without.contains(&g) {
             u32::MAX
         } else {
-            args.min_played
+            args.min_played_for
+                .iter()
+                .rev()
+                .find(|&&(of, _)| of == g)
+                .map_or(args.min_played.unwrap_or(MIN_PLAYED[k]), |&(_, n)| n)
         };
         let mut played: HashMap<u16, f64> = HashMap::new();
         for p in &train.positions {

@@ -1,9 +1,10 @@
-//! What the learned Go prior sees of a move: its 3x3 shape and its 12-, 20- and 28-point
-//! large, wide and wider shapes (turned, mirrored and coloured to the mover's view), the
+//! What the learned Go prior sees of a move: its 3x3 shape and its 12- to 36-point
+//! spatial shapes (turned, mirrored and coloured to the mover's view), the
 //! captures, escapes, self-ataris and ataris it makes, its distances to the last two
-//! moves and where it lies on the board. The trainer (`bench/go_prior_train.rs`) and
-//! the search read moves through this one function, so the weights fit exactly what the
-//! search looks up.
+//! moves and where it lies on the board; on a big board its place and the spatial shapes
+//! that see no edge are its own, not the 9x9 games'. The trainer
+//! (`bench/go_prior_train.rs`) and the search read moves through this one function, so
+//! the weights fit exactly what the search looks up.
 
 use std::sync::OnceLock;
 
@@ -28,13 +29,16 @@ pub const WIDE: usize = 9;
 /// The 28 points to gridcular distance 6 (the wide shape, the four points two away
 /// diagonally and three away along the lines), seen the same way.
 pub const WIDER: usize = 10;
-pub const GROUPS: usize = 11;
+/// The 36 points to gridcular distance 7 (the wider shape and the points one and three
+/// away), seen the same way.
+pub const WIDEST: usize = 11;
+pub const GROUPS: usize = 12;
 
 /// The groups whose values are codes, of which only those played often get a gamma of
 /// their own (the rest share one); the other groups have a gamma for every value.
-pub const SPARSE: [usize; 4] = [SHAPE, LARGE, WIDE, WIDER];
-/// The names of the [`SPARSE`] groups, in its order (the trainer's `--without`).
-pub const SPARSE_NAMES: [&str; SPARSE.len()] = ["shape", "large", "wide", "wider"];
+pub const SPARSE: [usize; 5] = [SHAPE, LARGE, WIDE, WIDER, WIDEST];
+/// The names of the [`SPARSE`] groups, in its order (the trainer's `--min-played-for`).
+pub const SPARSE_NAMES: [&str; SPARSE.len()] = ["shape", "large", "wide", "wider", "widest"];
 
 /// The [`ATARI`] value of a move whose atari starts a ladder that captures (0: no
 /// atari, 1: another atari).
@@ -50,7 +54,8 @@ pub const VALUES: [usize; GROUPS] = [
     3,
     DISTANCES,
     DISTANCES,
-    2 * PLACES,
+    2 * 2 * PLACES,
+    1 << 16,
     1 << 16,
     1 << 16,
     1 << 16,
@@ -60,6 +65,12 @@ pub const VALUES: [usize; GROUPS] = [
 const DISTANCES: usize = 12;
 /// (nearest edge's line, farthest edge's line) pairs, lines counted 0..=6 from the edge.
 const PLACES: usize = 7 * 7;
+/// The smallest big board: its places and the spatial shapes that see no edge have gammas
+/// apart from the small boards' (on 9x9 the fifth line is the centre, on 19x19 a line the
+/// opening rarely plays, and gammas shared between them let the 9x9 games pull 19x19
+/// openings off the third and fourth lines; README, issue 16), and the search weighs the
+/// learned prior by it.
+pub const BIG_BOARD: usize = 13;
 
 /// A move's value in every group.
 pub type Features = [u16; GROUPS];
@@ -119,7 +130,7 @@ pub fn features(b: &Board, v: Vertex) -> Features {
             Some(_) => 2,
         }
     };
-    let [large, wide, wider] = spatial_shapes(b, v, me);
+    let [large, wide, wider, widest] = spatial_shapes(b, v, me);
     [
         canonical(b.code3(v), me),
         capture,
@@ -132,16 +143,18 @@ pub fn features(b: &Board, v: Vertex) -> Features {
         large,
         wide,
         wider,
+        widest,
     ]
 }
 
 /// The points of the spatial shapes, as (columns, rows) from the move, ring by ring of
 /// Pachi's gridcular distance dx + dy + max(dx, dy): the first 12 (up to 4: the 3x3 and
 /// the four points two away along the lines) are the large shape, the first 20 (up to 5:
-/// and the knight's moves) the wide one, all 28 (up to 6: and the points two away
-/// diagonally and three along the lines) the wider one. Each ring maps onto itself under
-/// the turns and mirrors, so a shape's code is the low bits of the next one's.
-const SPATIAL_POINTS: [(i32, i32); 28] = [
+/// and the knight's moves) the wide one, the first 28 (up to 6: and the points two away
+/// diagonally and three along the lines) the wider one, all 36 (up to 7: and the points
+/// one and three away) the widest. Each ring maps onto itself under the turns and
+/// mirrors, so a shape's code is the low bits of the next one's.
+const SPATIAL_POINTS: [(i32, i32); 36] = [
     (0, -2),
     (-1, -1),
     (0, -1),
@@ -170,20 +183,31 @@ const SPATIAL_POINTS: [(i32, i32); 28] = [
     (0, 3),
     (-3, 0),
     (3, 0),
+    (-1, -3),
+    (1, -3),
+    (-3, -1),
+    (3, -1),
+    (-3, 1),
+    (3, 1),
+    (-1, 3),
+    (1, 3),
 ];
 
-/// How many of [`SPATIAL_POINTS`] the large, wide and wider shapes hold.
-const SPATIAL_SIZES: [usize; 3] = [12, 20, 28];
+/// How many of [`SPATIAL_POINTS`] the large, wide, wider and widest shapes hold.
+const SPATIAL_SIZES: [usize; 4] = [12, 20, 28, 36];
 
-/// The move's [`LARGE`], [`WIDE`] and [`WIDER`] values: for each shape the least code
-/// among the eight turns and mirrors (2 bits a point: empty, the mover's, the other's,
-/// off the board), hashed to 16 bits.
-fn spatial_shapes(b: &Board, v: Vertex, me: Cell) -> [u16; 3] {
-    static PERMS: OnceLock<[[usize; 28]; 8]> = OnceLock::new();
+/// The move's [`LARGE`], [`WIDE`], [`WIDER`] and [`WIDEST`] values: for each shape the
+/// least code among the eight turns and mirrors (2 bits a point: empty, the mover's, the
+/// other's, off the board), hashed to 16 bits. A shape that sees no edge on a big board
+/// ([`BIG_BOARD`]) has codes of its own: on 9x9 only the few points round the centre see
+/// no edge, and a gamma shared with them made approaches from the fifth line look good
+/// in 19x19 openings (README, issue 16). Shapes that see an edge are shared.
+fn spatial_shapes(b: &Board, v: Vertex, me: Cell) -> [u16; 4] {
+    static PERMS: OnceLock<[[usize; 36]; 8]> = OnceLock::new();
     let perms = PERMS.get_or_init(|| perms_of(&SPATIAL_POINTS));
     let size = b.size() as i32;
     let (x, y) = Board::xy(v);
-    let mut cells = [0u64; 28];
+    let mut cells = [0u128; 36];
     for (c, &(dx, dy)) in cells.iter_mut().zip(&SPATIAL_POINTS) {
         let (xx, yy) = (x as i32 + dx, y as i32 + dy);
         *c = if xx < 0 || yy < 0 || xx >= size || yy >= size {
@@ -197,16 +221,25 @@ fn spatial_shapes(b: &Board, v: Vertex, me: Cell) -> [u16; 3] {
             }
         };
     }
-    let turned: [u64; 8] = std::array::from_fn(|sym| {
+    let turned: [u128; 8] = std::array::from_fn(|sym| {
         cells
             .iter()
             .zip(&perms[sym])
-            .fold(0u64, |t, (&c, &to)| t | c << (2 * to))
+            .fold(0u128, |t, (&c, &to)| t | c << (2 * to))
     });
+    let first_edge = cells.iter().position(|&c| c == 3).unwrap_or(cells.len());
+    let big = b.size() >= BIG_BOARD;
     SPATIAL_SIZES.map(|n| {
-        let mask = (1u64 << (2 * n)) - 1;
-        let code = turned.iter().map(|&t| t & mask).min().unwrap_or(0);
-        (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+        let mask = (1u128 << (2 * n)) - 1;
+        let mut code = turned.iter().map(|&t| t & mask).min().unwrap_or(0);
+        if big && first_edge >= n {
+            // Above every point's two bits, so no 9x9 code can equal it.
+            code |= 1 << 127;
+        }
+        // The high half is zero up to 32 points, so the smaller shapes hash as they did
+        // when their codes were 64 bits.
+        let folded = code as u64 ^ ((code >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
     })
 }
 
@@ -272,8 +305,9 @@ fn distance(v: Vertex, m: Vertex) -> u16 {
     }
 }
 
-/// Where `v` lies: its lines from the two nearest edges, and whether the board within
-/// two points of it is empty (an open corner or side, which the opening fights for).
+/// Where `v` lies: its lines from the two nearest edges, whether the board within two
+/// points of it is empty (an open corner or side, which the opening fights for), and
+/// whether the board is big ([`BIG_BOARD`]).
 fn place(b: &Board, v: Vertex) -> u16 {
     let size = b.size();
     let (x, y) = Board::xy(v);
@@ -283,7 +317,8 @@ fn place(b: &Board, v: Vertex) -> u16 {
         (x.saturating_sub(2)..=(x + 2).min(size - 1))
             .all(|xx| b.cell(Board::vertex_of(xx, yy)) == Cell::Empty)
     });
-    ((near * 7 + far) + open as usize * PLACES) as u16
+    let big = size >= BIG_BOARD;
+    ((near * 7 + far) + (open as usize + 2 * big as usize) * PLACES) as u16
 }
 
 /// The canonical form of a 3x3 code seen by the player of `me`: colours swapped so
@@ -458,6 +493,71 @@ mod tests {
     }
 
     #[test]
+    fn big_boards_have_their_own_shapes_only_where_no_edge_is_seen() {
+        // A stone a knight's move from the move: on 9x9 round the centre, on 19x19 on
+        // the fifth line (no edge within any shape) and in the corner (edges seen).
+        let at = |size: usize, (x, y): (usize, usize), stone: (usize, usize)| {
+            let mut rows = vec![vec!["."; size]; size];
+            rows[stone.1][stone.0] = "X";
+            let text: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+            let b = board(&text.join("\n"));
+            features(&b, b.vertex(x, y).unwrap())
+        };
+        let small = at(9, (4, 4), (5, 2));
+        let fifth = at(19, (4, 4), (5, 2));
+        for g in [LARGE, WIDE, WIDER, WIDEST] {
+            assert_ne!(
+                small[g], fifth[g],
+                "group {g}: 9x9 centre and 19x19 fifth line"
+            );
+        }
+        assert_eq!(small[SHAPE], fifth[SHAPE], "the 3x3 shape is shared");
+        // The 3-3 point sees the edge three points away in the wider and widest shapes
+        // only: those are shared, the smaller shapes that see no edge are not.
+        let small_corner = at(9, (2, 2), (3, 0));
+        let big_corner = at(19, (2, 2), (3, 0));
+        for g in [WIDER, WIDEST] {
+            assert_eq!(small_corner[g], big_corner[g], "group {g} sees the edge");
+        }
+        for g in [LARGE, WIDE] {
+            assert_ne!(small_corner[g], big_corner[g], "group {g} sees no edge");
+        }
+    }
+
+    #[test]
+    fn the_widest_shape_sees_one_across_and_three_up() {
+        // On a 9x9 board, around the centre (4, 4): a stone one across and three up is
+        // in ring 7 (1 + 3 + 3), one four up in ring 8 (0 + 4 + 4), which no shape sees.
+        let with = |stones: &[(usize, usize)]| {
+            let mut rows = vec![vec!["."; 9]; 9];
+            for &(x, y) in stones {
+                rows[y][x] = "X";
+            }
+            let text: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+            let b = board(&text.join("\n"));
+            features(&b, b.vertex(4, 4).unwrap())
+        };
+        let empty = with(&[]);
+        let ring7 = with(&[(5, 1)]);
+        assert_eq!(ring7[WIDER], empty[WIDER], "outside the wider shape");
+        assert_ne!(ring7[WIDEST], empty[WIDEST]);
+        assert_eq!(with(&[(4, 0)]), empty, "outside every shape");
+        // Turned a quarter and mirrored: (5, 1) is (7, 5) turned, (3, 1) its mirror; in
+        // the other colour with white to move, the same shape.
+        assert_eq!(with(&[(7, 5)])[WIDEST], ring7[WIDEST]);
+        assert_eq!(with(&[(3, 1)])[WIDEST], ring7[WIDEST]);
+        let b = board(&format!(
+            "{}. . . . . O . . .\n{}",
+            ". . . . . . . . .\n",
+            ". . . . . . . . .\n".repeat(7)
+        ));
+        let mut w = b.clone();
+        w.set_to_move(Color::White);
+        assert_eq!(features(&w, w.vertex(4, 4).unwrap())[WIDEST], ring7[WIDEST]);
+        assert_ne!(features(&b, b.vertex(4, 4).unwrap())[WIDEST], ring7[WIDEST]);
+    }
+
+    #[test]
     fn captures_ataris_and_places_are_told_apart() {
         // White's stone at B2 (x 1, y 1) is in atari: black's C2 takes it, and it is the
         // last move.
@@ -475,5 +575,10 @@ mod tests {
         let open = features(&e, e.vertex(3, 2).unwrap());
         assert_eq!(open[PLACE] as usize, 2 * 7 + 3 + PLACES);
         assert_eq!(open[LAST], 0, "no last move yet");
+        // The same point on 19x19 has a place of its own: the 9x9 games don't set it.
+        let e = board(&". . . . . . . . . . . . . . . . . . .\n".repeat(19));
+        let big = features(&e, e.vertex(3, 2).unwrap());
+        assert_eq!(big[PLACE] as usize, 2 * 7 + 3 + 3 * PLACES);
+        assert!((big[PLACE] as usize) < VALUES[PLACE]);
     }
 }

@@ -17,12 +17,14 @@ use crate::games::go::{Board, Cell, PASS, Vertex};
 /// How far the learned prior moves the hand-set one, from its weakest move to its
 /// strongest.
 const LEARNED_WEIGHT: f32 = 0.25;
-/// The same on boards under 13x13, where most of the model's games were played and its
-/// spatial shapes know the most. Against Pachi at equal playouts (9x9, README, issue 16)
-/// the model with the wide and wider shapes scored at 0.5 47.5% in 320 games beside
-/// 0.15.7's 34.7% (+12.8 ± 7.3 points; 0.35 47.1% in 120, 0.75 46.7% in 240); the model
-/// before it, at 0.25, 0.5, 0.75, 1.0: 32.9%, 38.5%, 35.4%, 27.1%. On 19x19 0.5 lost
-/// 11-19 in self-play to 0.25 (0.15.7's model).
+/// The same on small boards (under [`features::BIG_BOARD`]), where most of the model's
+/// games were played and its spatial shapes know the most. Against Pachi at equal
+/// playouts (9x9, README, issue 16) the model with the wide and wider shapes scored at
+/// 0.5 47.5% in 320 games beside 0.15.7's 34.7% (+12.8 ± 7.3 points; 0.35 47.1% in 120,
+/// 0.75 46.7% in 240); the model before it, at 0.25, 0.5, 0.75, 1.0: 32.9%, 38.5%,
+/// 35.4%, 27.1%. On 19x19 0.5 lost 11-19 in self-play to 0.25 (0.15.7's model). 0.15.9's
+/// model (the widest shape, big boards' own places and open shapes) at 0.5, not swept
+/// again: see the README.
 const LEARNED_WEIGHT_SMALL: f32 = 0.5;
 /// The same in the opening of a big board (fewer stones than two lines' worth), where
 /// the hand-set tactics have nothing to say and the playouts cannot tell a corner from
@@ -315,9 +317,9 @@ impl Game for GoState {
         // The learned strengths nudge the hand-set priors: the strongest move up by
         // half the weight, the weakest down by as much.
         let size = b.size();
-        let weight = if size >= 13 && b.stone_count() < 2 * size {
+        let weight = if size >= features::BIG_BOARD && b.stone_count() < 2 * size {
             OPENING_LEARNED_WEIGHT
-        } else if size < 13 {
+        } else if size < features::BIG_BOARD {
             LEARNED_WEIGHT_SMALL
         } else {
             LEARNED_WEIGHT
