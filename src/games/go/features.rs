@@ -54,6 +54,7 @@ pub const VALUES: [usize; GROUPS] = [
     3,
     DISTANCES,
     DISTANCES,
+    // Small and big boards, each closed and open.
     2 * 2 * PLACES,
     1 << 16,
     1 << 16,
@@ -236,8 +237,8 @@ fn spatial_shapes(b: &Board, v: Vertex, me: Cell) -> [u16; 4] {
             // Above every point's two bits, so no 9x9 code can equal it.
             code |= 1 << 127;
         }
-        // The high half is zero up to 32 points, so the smaller shapes hash as they did
-        // when their codes were 64 bits.
+        // The high half is zero up to 32 points (but for the big boards' bit), so the
+        // smaller shapes hash as they did when their codes were 64 bits.
         let folded = code as u64 ^ ((code >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
     })
@@ -410,6 +411,16 @@ mod tests {
         Board::from_diagram(diagram).unwrap()
     }
 
+    /// An empty `size` board with black stones at `(x, y)`, black to move.
+    fn with_stones(size: usize, stones: &[(usize, usize)]) -> Board {
+        let mut rows = vec![vec!["."; size]; size];
+        for &(x, y) in stones {
+            rows[y][x] = "X";
+        }
+        let text: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+        board(&text.join("\n"))
+    }
+
     #[test]
     fn a_shape_reads_the_same_turned_mirrored_and_in_the_other_colour() {
         // A hane: X above-left, O above, the move below O. Turned a quarter, mirrored,
@@ -497,10 +508,7 @@ mod tests {
         // A stone a knight's move from the move: on 9x9 round the centre, on 19x19 on
         // the fifth line (no edge within any shape) and in the corner (edges seen).
         let at = |size: usize, (x, y): (usize, usize), stone: (usize, usize)| {
-            let mut rows = vec![vec!["."; size]; size];
-            rows[stone.1][stone.0] = "X";
-            let text: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
-            let b = board(&text.join("\n"));
+            let b = with_stones(size, &[stone]);
             features(&b, b.vertex(x, y).unwrap())
         };
         let small = at(9, (4, 4), (5, 2));
@@ -529,12 +537,7 @@ mod tests {
         // On a 9x9 board, around the centre (4, 4): a stone one across and three up is
         // in ring 7 (1 + 3 + 3), one four up in ring 8 (0 + 4 + 4), which no shape sees.
         let with = |stones: &[(usize, usize)]| {
-            let mut rows = vec![vec!["."; 9]; 9];
-            for &(x, y) in stones {
-                rows[y][x] = "X";
-            }
-            let text: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
-            let b = board(&text.join("\n"));
+            let b = with_stones(9, stones);
             features(&b, b.vertex(4, 4).unwrap())
         };
         let empty = with(&[]);
