@@ -295,7 +295,7 @@ impl GoEngine {
         // Moves still to play by this side, roughly: a quarter of the empty points.
         // Games end by resignation well before the board fills, and the search stops
         // early once its choice is safe, so a larger count left a third of a sudden-death
-        // clock unused at the end (0.4 did; 0.25 won 60% of the games against it, 9x9).
+        // clock unused at the end (0.4 did; 0.25 scored 63% against it at 30 s on 9x9).
         let to_go = ((empties as f32 * 0.25) as u64).max(size as u64).max(8);
         move_budget(self.clock, self.left[color.index()], to_go, self.move_time)
     }
