@@ -45,9 +45,8 @@ def lost_games(paths, peer, engine):
         name = g["white"] if g["black"] == peer else g["black"]
         if engine and name != engine:
             continue
-        points = g["first_points"] if g["first"] == name else 1 - g["first_points"]
         # A forfeit says nothing about the play.
-        if points != 0 or "+F" in g.get("result", ""):
+        if results_file.points(g, name) != 0 or "+F" in g.get("result", ""):
             continue
         yield size, g["moves"], g["black"] == name, g["opening_plies"], name
 

@@ -23,8 +23,7 @@ def scores(path, name):
     for _, rec in results_file.games([path]):
         if name not in (rec["first"], rec["second"]):
             continue
-        points = rec["first_points"] if rec["first"] == name else 1 - rec["first_points"]
-        out[rec["game"]] = (rec["opening"], rec["black"] == name, points)
+        out[rec["game"]] = (rec["opening"], rec["black"] == name, results_file.points(rec, name))
     return out
 
 
