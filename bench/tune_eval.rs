@@ -9,7 +9,9 @@
 //!   (`--label-nodes`), e.g. a stronger peer built outside the repository: far less noisy
 //!   than a game's result, which the whole game's later mistakes decide; with
 //!   `--label-static`, with its static evaluation instead (Rapfi's `TRACESEARCH`);
-//! - `--load /tmp/samples.txt` fits again without collecting.
+//! - `--load /tmp/samples.txt` fits again without collecting; with `--freeze-threats`,
+//!   only the pattern and shape values, on the positions without a four-three or
+//!   straight-four point (the threat values stay as they are).
 //!
 //! It prints the prediction error before and after on held-out positions and the
 //! weights as Rust, to paste into `src/search/ab/eval.rs`; with `--corrections MIN` it
@@ -28,7 +30,9 @@ use tengen::core::tt::Table;
 use tengen::games::fiar::Pattern;
 use tengen::games::fiar::record::parse_point;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
-use tengen::search::ab::eval::{Features, WEIGHTS, Weights, features, sorted, visit_points};
+use tengen::search::ab::eval::{
+    FEATURES, Features, THREATS_AT, WEIGHTS, Weights, features, sorted, visit_points,
+};
 use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
 use tengen::search::ab::threat::Vcf;
@@ -91,6 +95,11 @@ struct Args {
     /// top of them (otherwise on top of the engine's weights).
     #[arg(long)]
     refit: bool,
+    /// Fit the pattern and shape values only, the threat values as they are, on the
+    /// positions where neither side has a four-three or straight-four point: the
+    /// positional part of the evaluation from the labels, its tactical part unchanged.
+    #[arg(long)]
+    freeze_threats: bool,
 }
 
 /// A quiet position's features and the result for the side to move (1 win, 0 loss).
@@ -205,8 +214,23 @@ fn main() -> Result<(), String> {
             s
         }
     };
+    let samples = if args.freeze_threats {
+        // Four-three (4) and straight-four (5) points among the threat counts.
+        let quiet = |c: &[u16; FEATURES]| c[THREATS_AT + 4] == 0 && c[THREATS_AT + 5] == 0;
+        let q: Vec<Sample> = samples
+            .into_iter()
+            .filter(|s| quiet(&s.f.mine) && quiet(&s.f.theirs))
+            .collect();
+        eprintln!(
+            "{} positions without a four-three or straight-four point",
+            q.len()
+        );
+        q
+    } else {
+        samples
+    };
     let base = if args.refit || args.corrections.is_none() {
-        fit(&samples)
+        fit(&samples, args.freeze_threats)
     } else {
         WEIGHTS
     };
@@ -736,7 +760,7 @@ fn steepness(train: &[Sample]) -> (f64, f64) {
     (k, best)
 }
 
-fn fit(samples: &[Sample]) -> Weights {
+fn fit(samples: &[Sample], freeze_threats: bool) -> Weights {
     let (train, test) = split(samples);
     let (k, mut best) = steepness(&train);
     println!(
@@ -756,6 +780,9 @@ fn fit(samples: &[Sample]) -> Weights {
     for round in 0..200 {
         let mut improved = false;
         for (i, st) in step.iter_mut().enumerate() {
+            if freeze_threats && (9..=13).contains(&(i % PER_SIDE)) {
+                continue;
+            }
             for dir in [1, -1] {
                 let mut t = w;
                 let v = param(&mut t, i);

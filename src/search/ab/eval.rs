@@ -84,7 +84,7 @@ pub const CORRECTIONS: &[([Pattern; 4], i32, i32)] = &[];
 /// Number of [`Features`] per side: pattern counts, threat counts, shape counts.
 pub const FEATURES: usize = SHAPES_AT + 4;
 /// Where the threat and the shape counts start among the [`Features`].
-const THREATS_AT: usize = 12;
+pub const THREATS_AT: usize = 12;
 const SHAPES_AT: usize = THREATS_AT + 7;
 
 /// What [`evaluate`] counts, per side: how many directions of playable candidate points
