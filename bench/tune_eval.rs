@@ -31,7 +31,7 @@ use tengen::games::fiar::Pattern;
 use tengen::games::fiar::record::parse_point;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
 use tengen::search::ab::eval::{
-    FEATURES, Features, THREATS_AT, WEIGHTS, Weights, features, sorted, visit_points,
+    FEATURES, Features, THREATS_AT, Threat, WEIGHTS, Weights, features, sorted, visit_points,
 };
 use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
@@ -215,8 +215,10 @@ fn main() -> Result<(), String> {
         }
     };
     let samples = if args.freeze_threats {
-        // Four-three (4) and straight-four (5) points among the threat counts.
-        let quiet = |c: &[u16; FEATURES]| c[THREATS_AT + 4] == 0 && c[THREATS_AT + 5] == 0;
+        let quiet = |c: &[u16; FEATURES]| {
+            c[THREATS_AT + Threat::FourThree as usize] == 0
+                && c[THREATS_AT + Threat::OpenFour as usize] == 0
+        };
         let q: Vec<Sample> = samples
             .into_iter()
             .filter(|s| quiet(&s.f.mine) && quiet(&s.f.theirs))
@@ -718,11 +720,13 @@ fn param(w: &mut Weights, i: usize) -> &mut i32 {
     };
     match i % PER_SIDE {
         j @ 0..=8 => &mut side.pattern[j + 2],
-        j @ 9..=13 => &mut side.threat[j - 8],
+        j if THREAT_PARAMS.contains(&j) => &mut side.threat[j - 8],
         j => &mut side.shape[j - 14],
     }
 }
 const PER_SIDE: usize = 18;
+/// The parameters of each side that are threat values (Three..OpenFour) in [`param`].
+const THREAT_PARAMS: std::ops::RangeInclusive<usize> = 9..=13;
 const PARAMS: usize = 2 * PER_SIDE;
 
 /// Every tenth position is held out to show the fit generalises.
@@ -780,7 +784,7 @@ fn fit(samples: &[Sample], freeze_threats: bool) -> Weights {
     for round in 0..200 {
         let mut improved = false;
         for (i, st) in step.iter_mut().enumerate() {
-            if freeze_threats && (9..=13).contains(&(i % PER_SIDE)) {
+            if freeze_threats && THREAT_PARAMS.contains(&(i % PER_SIDE)) {
                 continue;
             }
             for dir in [1, -1] {
