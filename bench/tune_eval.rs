@@ -31,7 +31,7 @@ use tengen::games::fiar::Pattern;
 use tengen::games::fiar::record::parse_point;
 use tengen::games::fiar::{Board, Move, Outcome, Variant};
 use tengen::search::ab::eval::{
-    FEATURES, Features, THREATS_AT, Threat, WEIGHTS, Weights, features, sorted, visit_points,
+    Features, Threat, WEIGHTS, Weights, features, sorted, visit_points,
 };
 use tengen::search::ab::movegen::{Generated, candidates, generate};
 use tengen::search::ab::search;
@@ -215,14 +215,13 @@ fn main() -> Result<(), String> {
         }
     };
     let samples = if args.freeze_threats {
-        let quiet = |c: &[u16; FEATURES]| {
-            c[THREATS_AT + Threat::FourThree as usize] == 0
-                && c[THREATS_AT + Threat::OpenFour as usize] == 0
+        let quiet = |f: &Features| {
+            [true, false].into_iter().all(|mover| {
+                f.threat_points(mover, Threat::FourThree) == 0
+                    && f.threat_points(mover, Threat::OpenFour) == 0
+            })
         };
-        let q: Vec<Sample> = samples
-            .into_iter()
-            .filter(|s| quiet(&s.f.mine) && quiet(&s.f.theirs))
-            .collect();
+        let q: Vec<Sample> = samples.into_iter().filter(|s| quiet(&s.f)).collect();
         eprintln!(
             "{} positions without a four-three or straight-four point",
             q.len()
@@ -720,7 +719,7 @@ fn param(w: &mut Weights, i: usize) -> &mut i32 {
     };
     match i % PER_SIDE {
         j @ 0..=8 => &mut side.pattern[j + 2],
-        j if THREAT_PARAMS.contains(&j) => &mut side.threat[j - 8],
+        j if THREAT_PARAMS.contains(&j) => &mut side.threat[j - THREAT_PARAMS.start() + 1],
         j => &mut side.shape[j - 14],
     }
 }

@@ -84,7 +84,7 @@ pub const CORRECTIONS: &[([Pattern; 4], i32, i32)] = &[];
 /// Number of [`Features`] per side: pattern counts, threat counts, shape counts.
 pub const FEATURES: usize = SHAPES_AT + 4;
 /// Where the threat and the shape counts start among the [`Features`].
-pub const THREATS_AT: usize = 12;
+const THREATS_AT: usize = 12;
 const SHAPES_AT: usize = THREATS_AT + 7;
 
 /// What [`evaluate`] counts, per side: how many directions of playable candidate points
@@ -97,6 +97,14 @@ pub struct Features {
     pub theirs: [u16; FEATURES],
     /// The sum of the points' [`correction`]s, the mover's less the other side's.
     pub correction: i64,
+}
+
+impl Features {
+    /// How many of the side to move's points (`mover`), or the other side's, make `t`.
+    pub fn threat_points(&self, mover: bool, t: Threat) -> u16 {
+        let counts = if mover { &self.mine } else { &self.theirs };
+        counts[THREATS_AT + t as usize]
+    }
 }
 
 impl Values {
