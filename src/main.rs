@@ -175,6 +175,9 @@ enum Command {
         /// Go: threads
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Gomoku: the tuned numbers to search with, as `gomocup --tune`
+        #[arg(long)]
+        tune: Option<String>,
     },
     /// Play two Gomocup brains against each other, refereed by Tengen's rules; each
     /// opening twice with colours swapped. Prints every game and the score with its
@@ -249,6 +252,10 @@ enum Command {
         /// Transposition table in MB (INFO hash_size and max_memory change it)
         #[arg(long)]
         hash: Option<usize>,
+        /// Tuning runs only: the evaluation's and search's numbers by name,
+        /// "fut=190,openfour=3000,..." (bench/spsa_rapfi.py sets them)
+        #[arg(long)]
+        tune: Option<String>,
     },
     /// A JSON-lines analysis engine on stdin/stdout (as KataGo's): one query a line,
     /// one JSON answer for every position asked; the schema is in
@@ -780,7 +787,11 @@ fn run(cli: Cli) -> Result<String, String> {
             size,
             playouts,
             threads,
+            tune,
         } => {
+            if let Some(list) = tune {
+                tengen::engine::fiar::tune(&list).map_err(|e| format!("--tune: {e}"))?;
+            }
             if game == "go" || game == "gana" {
                 if game == "go" && !(2..=25).contains(&size) {
                     return Err(format!("--size {size}: Go boards are 2..=25"));
@@ -827,7 +838,11 @@ fn run(cli: Cli) -> Result<String, String> {
             variant: v,
             threads,
             hash,
+            tune,
         } => {
+            if let Some(list) = tune {
+                tengen::engine::fiar::tune(&list).map_err(|e| format!("--tune: {e}"))?;
+            }
             gomocup::run(gomocup::Options {
                 variant: variant(v)?,
                 threads,

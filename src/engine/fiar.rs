@@ -299,6 +299,12 @@ pub struct ThreatStep {
     pub alternatives: Vec<Point>,
 }
 
+/// Sets the search's tunable numbers for this process from a list "NAME=V,..." (see
+/// [`ab::tune`]); before any search only. For tuning runs (`tengen gomocup --tune`).
+pub fn tune(list: &str) -> Result<(), ab::tune::TuneError> {
+    ab::tune::set(ab::tune::Params::parse(list)?)
+}
+
 /// The steps of a winning threat line (attacker and defender alternating, the side to
 /// move of `board` first), as [`SearchResult::threat_line`] gives it.
 pub fn threat_steps(board: &Board, line: &[Point]) -> Vec<ThreatStep> {

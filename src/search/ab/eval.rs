@@ -76,6 +76,10 @@ pub const WEIGHTS: Weights = Weights {
     },
 };
 
+/// The other side's values are the mover's times this, in thousandths ([`super::tune`]
+/// derives them so when the mover's are tuned).
+pub const THEIRS_RATIO: i32 = 750;
+
 /// Fitted corrections to the values of single combinations of patterns ([`sorted`]), to
 /// the side to move and to the other side, where the linear [`Values`] miss: fitted with
 /// the weights by `tune_eval --corrections`.
@@ -202,7 +206,7 @@ struct Combo {
     threat: Threat,
     /// Move ordering's value ([`ORDER`]).
     value: i16,
-    /// The evaluation's values ([`WEIGHTS`]) to the side to move and to the other.
+    /// The evaluation's values ([`WEIGHTS`], or as tuned) to the side to move and to the other.
     mine: i16,
     theirs: i16,
 }
@@ -228,6 +232,7 @@ fn combos() -> &'static [Combo] {
             Pattern::Flex4,
             Pattern::Five,
         ];
+        let weights = &super::tune::params().weights;
         let mut c = vec![
             Combo {
                 threat: Threat::None,
@@ -246,8 +251,8 @@ fn combos() -> &'static [Combo] {
                         c[combo(p)] = Combo {
                             threat: compute_threat(p),
                             value: to_i16(ORDER.point(p)),
-                            mine: to_i16(WEIGHTS.mine.point(p) + m),
-                            theirs: to_i16(WEIGHTS.theirs.point(p) + t),
+                            mine: to_i16(weights.mine.point(p) + m),
+                            theirs: to_i16(weights.theirs.point(p) + t),
                         };
                     }
                 }

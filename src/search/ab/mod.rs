@@ -8,6 +8,7 @@
 pub mod eval;
 pub mod movegen;
 pub mod threat;
+pub mod tune;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
@@ -51,6 +52,8 @@ const RAZOR_MARGIN: i32 = 300;
 const HISTORY_RANGE: i32 = 10_000;
 const KILLER_BONUS: i32 = 40;
 const COUNTER_BONUS: i32 = 24;
+/// Late-move reduction: ln(depth) ln(i) divided by this, in hundredths.
+const LMR_DIVISOR: i32 = 200;
 
 /// Distractions (our far fours against an open three) are skipped up to this depth.
 const DISTRACT_DEPTH: i32 = 4;
@@ -86,15 +89,17 @@ fn move_count_limit(depth: i32) -> usize {
     LIMITS.get(depth as usize).copied().unwrap_or(usize::MAX)
 }
 
-/// Late-move reduction of the `i`-th move at `depth`: ln(depth) ln(i) / 2, one ply less
+/// Late-move reduction of the `i`-th move at `depth`: ln(depth) ln(i) / 2 (the divisor is
+/// [`LMR_DIVISOR`] or its tuned value), one ply less
 /// on the principal variation (the table is 64 entries, computed once).
 fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 32]; 64]> = std::sync::OnceLock::new();
     let t = TABLE.get_or_init(|| {
+        let divisor = tune::params().lmr as f64 / 100.0;
         let mut t = [[0u8; 32]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / divisor) as u8;
             }
         }
         t
@@ -243,6 +248,8 @@ struct Worker<'a> {
     /// it scored 25 of 60 against the search without it), and so is the distraction
     /// pruning (a capture far away may break a three).
     captures: bool,
+    /// The margins and bonuses ([`tune`]).
+    params: &'static tune::Params,
 }
 
 impl<'a> Worker<'a> {
@@ -268,6 +275,7 @@ impl<'a> Worker<'a> {
             vcf_line: Vec::with_capacity(64),
             correction: vec![0; CORRECTION_SLOTS],
             captures,
+            params: tune::params(),
         }
     }
 
@@ -481,7 +489,7 @@ impl<'a> Worker<'a> {
         let razor = !pv_node
             && depth <= RAZOR_DEPTH
             && eval.abs() < MATE_BOUND
-            && eval + RAZOR_MARGIN * depth < alpha;
+            && eval + self.params.razor * depth < alpha;
         // An open three met at the horizon is answered first (its defences are few, and
         // the static score cannot tell a three that will be stopped from one that wins).
         let leaf = (depth <= 0 && !defending) || razor;
@@ -520,7 +528,7 @@ impl<'a> Worker<'a> {
         if prunable
             && depth <= REVERSE_FUTILITY_DEPTH
             && !defending
-            && eval - FUTILITY_MARGIN * depth >= beta
+            && eval - self.params.futility * depth >= beta
         {
             return eval;
         }
@@ -540,10 +548,10 @@ impl<'a> Worker<'a> {
             let h = self.history[self.history_index(*p, attack)];
             *score += if attack { h / 128 } else { h / 256 };
             if m == killers[0] || m == killers[1] {
-                *score += KILLER_BONUS;
+                *score += self.params.killer;
             }
             if m == counter {
-                *score += COUNTER_BONUS;
+                *score += self.params.counter;
             }
         }
         list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
@@ -564,7 +572,7 @@ impl<'a> Worker<'a> {
         } else {
             list.len().min(28)
         };
-        let futile = shallow && eval + MOVE_FUTILITY_MARGIN * depth <= alpha;
+        let futile = shallow && eval + self.params.move_futility * depth <= alpha;
         // Move-count pruning: past this many moves, a non-PV node skips its quiet ones
         // (Rapfi's ~107 Elo).
         let late = if pv_node || forced {
