@@ -56,29 +56,29 @@ pub const ORDER: Values = Values {
     shape: [0; 4],
 };
 
-/// The evaluation's weights, fitted to game results by `cargo run --release --example
-/// tune_eval -- --results FILES` (Texel's method) on the 55,923 quiet positions of about
-/// 2,100 tournament games of issue 14 (self-play at 0.3 s and games against Rapfi and
-/// figrid at 1 s, 15x15 freestyle and renju), shapes included; held-out error 0.188
-/// before, 0.168 after. They were fitted as one set of values scaled by 8/16 for the side
-/// to move and 6/16 for the other; values fitted for each side apart predicted the
-/// results a little better (0.174 → 0.171) but played worse (−26 ± 58 Elo in 132 games).
+/// The evaluation's weights. First fitted to game results by `cargo run --release
+/// --example tune_eval -- --results FILES` (Texel's method, 55,923 quiet positions of
+/// about 2,100 games of issue 14; held-out error 0.188 before, 0.168 after), then tuned
+/// by SPSA against Rapfi classical itself (`bench/spsa_rapfi.py`: 6,280 games at 40,000
+/// nodes a move, 2026-12-07), with the search's margins: self-play had kept failing to
+/// predict play against Rapfi. The other side's values are the mover's times
+/// [`THEIRS_RATIO`] (SPSA moved it from 0.75 to 0.68).
 pub const WEIGHTS: Weights = Weights {
     mine: Values {
-        pattern: [0, 0, 0, 15, 20, 54, 92, 335, 443, 1091, 258, 3000],
-        threat: [0, 159, 0, 0, 5303, 3678, 10_000],
-        shape: [134, 338, 440, 1273],
+        pattern: [0, 0, 0, 15, 18, 42, 61, 316, 507, 1091, 218, 3000],
+        threat: [0, 175, 0, 0, 5386, 2891, 10_000],
+        shape: [119, 424, 417, 1394],
     },
     theirs: Values {
-        pattern: [0, 0, 0, 11, 15, 41, 69, 252, 332, 818, 194, 2250],
-        threat: [0, 120, 0, 0, 3978, 2759, 7500],
-        shape: [100, 253, 330, 955],
+        pattern: [0, 0, 0, 10, 12, 29, 41, 215, 345, 742, 148, 2040],
+        threat: [0, 119, 0, 0, 3662, 1966, 6800],
+        shape: [81, 288, 284, 948],
     },
 };
 
 /// The other side's values are the mover's times this, in thousandths ([`super::tune`]
 /// derives them so when the mover's are tuned).
-pub const THEIRS_RATIO: i32 = 750;
+pub const THEIRS_RATIO: i32 = 680;
 
 /// Fitted corrections to the values of single combinations of patterns ([`sorted`]), to
 /// the side to move and to the other side, where the linear [`Values`] miss: fitted with

@@ -39,21 +39,21 @@ const ROOT_VCT_NODES: u64 = 40_000;
 
 /// Reverse futility pruning: the deepest node it applies to, and its margin a ply.
 const REVERSE_FUTILITY_DEPTH: i32 = 6;
-const FUTILITY_MARGIN: i32 = 200;
+const FUTILITY_MARGIN: i32 = 197;
 /// Futility of a quiet move at a shallow node: the deepest node, and its margin a ply.
 const FUTILITY_DEPTH: i32 = 3;
-const MOVE_FUTILITY_MARGIN: i32 = 150;
+const MOVE_FUTILITY_MARGIN: i32 = 179;
 /// Razoring: the deepest node scored as a leaf when far below alpha, and the margin.
 const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 300;
+const RAZOR_MARGIN: i32 = 307;
 
 /// Bound of a history entry, and what ordering adds for a killer and a counter-move (on
 /// the scale of [`eval::ORDER`], where an open three is worth 110).
 const HISTORY_RANGE: i32 = 10_000;
-const KILLER_BONUS: i32 = 40;
-const COUNTER_BONUS: i32 = 24;
+const KILLER_BONUS: i32 = 46;
+const COUNTER_BONUS: i32 = 26;
 /// Late-move reduction: ln(depth) ln(i) divided by this, in hundredths.
-const LMR_DIVISOR: i32 = 200;
+const LMR_DIVISOR: i32 = 208;
 
 /// Distractions (our far fours against an open three) are skipped up to this depth.
 const DISTRACT_DEPTH: i32 = 4;
