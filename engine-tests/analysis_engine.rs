@@ -172,7 +172,9 @@ fn partial_answers_come_while_searching_then_one_final() {
 
 #[test]
 fn terminate_stops_a_running_search_early() {
-    // A ten-minute budget, then terminate: the answer comes at once, with what was found.
+    // A ten-minute budget, then terminate once the search is under way (its first partial
+    // answer; a fixed pause was not enough on a loaded machine, where a query still queued
+    // is dropped without an answer): the final answer comes at once, with what was found.
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["analysis", "--workers", "1"])
         .stdin(Stdio::piped())
@@ -181,33 +183,44 @@ fn terminate_stops_a_running_search_early() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let start = std::time::Instant::now();
     writeln!(
         stdin,
-        r#"{{"id":"long","moves":["h8","i9"],"maxTime":600}}"#
+        r#"{{"id":"long","moves":["h8","i9"],"maxTime":600,"reportDuringSearchEvery":0.1}}"#
     )
     .unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut answers: Vec<Value> = Vec::new();
+    let mut line = String::new();
+    while answers.iter().all(|v| !is_partial(v)) {
+        line.clear();
+        assert!(
+            std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() > 0,
+            "the engine ended before any partial answer: {answers:#?}"
+        );
+        answers.push(serde_json::from_str(&line).unwrap());
+    }
     writeln!(
         stdin,
         r#"{{"id":"t","action":"terminate","terminateId":"long"}}"#
     )
     .unwrap();
     drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    child.wait().unwrap();
     assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
-    let answers: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    answers.extend(rest.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
     assert!(
         answers
             .iter()
             .any(|v| v["action"] == "terminate" && v["terminateId"] == "long")
     );
-    let long: Vec<&Value> = answers.iter().filter(|v| v["id"] == "long").collect();
+    let long: Vec<&Value> = answers
+        .iter()
+        .filter(|v| v["id"] == "long" && !is_partial(v))
+        .collect();
     assert_eq!(long.len(), 1, "{answers:#?}");
     assert!(
         long[0]["moveInfos"]
