@@ -26,7 +26,9 @@ import time
 
 import results_file
 
-# name: (built-in value, step c). The order is `tengen gomocup --tune`'s (src/search/ab/tune.rs).
+# name: (built-in value, step c), in the order of `tengen gomocup --tune`'s names
+# (src/search/ab/tune.rs). The values are the engine's built-in ones (eval::WEIGHTS and the
+# search's constants): keep them in step when those change, or pass --start.
 PARAMS = {
     "flex1": (15, 4),
     "block2": (18, 4),

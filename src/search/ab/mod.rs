@@ -89,9 +89,9 @@ fn move_count_limit(depth: i32) -> usize {
     LIMITS.get(depth as usize).copied().unwrap_or(usize::MAX)
 }
 
-/// Late-move reduction of the `i`-th move at `depth`: ln(depth) ln(i) / 2 (the divisor is
-/// [`LMR_DIVISOR`] or its tuned value), one ply less
-/// on the principal variation (the table is 64 entries, computed once).
+/// Late-move reduction of the `i`-th move at `depth`: ln(depth) ln(i) / 2.08 (the divisor
+/// is [`LMR_DIVISOR`] or its tuned value), one ply less on the principal variation (the
+/// table is 64 entries, computed once).
 fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 32]; 64]> = std::sync::OnceLock::new();
     let t = TABLE.get_or_init(|| {

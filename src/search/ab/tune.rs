@@ -221,6 +221,23 @@ mod tests {
     }
 
     #[test]
+    fn the_spsa_driver_starts_from_the_built_in_numbers() {
+        // bench/spsa_rapfi.py keeps its own copy of the start values ("name": (value,
+        // step)); a copy that drifted would tune from numbers the engine does not play.
+        let driver = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/spsa_rapfi.py"));
+        let list: Vec<String> = driver
+            .lines()
+            .filter_map(|l| {
+                let (name, rest) = l.trim().strip_prefix('"')?.split_once("\": (")?;
+                let value = rest.split(',').next()?;
+                NAMES.contains(&name).then(|| format!("{name}={value}"))
+            })
+            .collect();
+        assert_eq!(list.len(), NAMES.len(), "{list:?}");
+        assert_eq!(Params::parse(&list.join(",")), Ok(Params::BUILT_IN));
+    }
+
+    #[test]
     fn names_set_their_own_number_and_the_other_side_follows_the_ratio() {
         let p = Params::parse("fut=150, lmr=250,openfour=3000,ratio=500").unwrap();
         assert_eq!((p.futility, p.lmr), (150, 250));
