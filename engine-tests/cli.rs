@@ -265,8 +265,8 @@ fn four_lines(moves: &str) -> serde_json::Value {
 
 #[test]
 fn analyse_json_multipv_gives_distinct_lines() {
-    // A quiet opening: four different lines, each led by its own move, the first the
-    // search's best. (Lines searched apart need not come in score order here.)
+    // A quiet opening: four different lines, each led by its own move, best first: each
+    // line is its own search, and the lines are shown in score order.
     let s = &four_lines("h8 i9 h9");
     let infos = s["moveInfos"].as_array().unwrap();
     assert_eq!(infos.len(), 4, "{s}");
@@ -275,6 +275,9 @@ fn analyse_json_multipv_gives_distinct_lines() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), 4, "{moves:?}");
+    for w in infos.windows(2) {
+        assert!(rank(&w[0]["score"]) >= rank(&w[1]["score"]), "{infos:?}");
+    }
     for (i, m) in infos.iter().enumerate() {
         assert_eq!(m["order"], i);
         assert_eq!(m["pv"][0], m["move"], "{m}");

@@ -204,9 +204,13 @@ pub fn analyse(
         threads: engine.threads(),
         sent: Mutex::new(None),
     };
-    let found = engine.think_lines(lines, &limits, stop, &iterations, &mut |_, _| {
+    let mut found = engine.think_lines(lines, &limits, stop, &iterations, &mut |_, _| {
         iterations.first_found.store(true, Ordering::Relaxed)
     });
+    // Each line is its own search without the moves before it, and a later one can score
+    // its move above an earlier one's (the pruning and the table differ): the lines are
+    // shown best first, as GUIs read them, the search's order kept between equals.
+    found.sort_by_key(|r| std::cmp::Reverse(r.score.as_value()));
     let Some(first) = found.first() else {
         return analysis;
     };

@@ -907,7 +907,7 @@ fn balance_until(
                     };
                     let s = engine
                         .think_on(&c, &l, stop)
-                        .map(|r| score_value(r.score))
+                        .map(|r| r.score.as_value())
                         .unwrap_or(0);
                     ((s - bias).abs(), vec![Move::Place(p), second[0]])
                 }
@@ -921,7 +921,7 @@ fn balance_until(
             // The opponent's score after our move, from our side.
             let s = engine
                 .think_on(&b, &l, stop)
-                .map(|r| -score_value(r.score))
+                .map(|r| -r.score.as_value())
                 .unwrap_or(0);
             ((s - bias).abs(), vec![Move::Place(p)])
         };
@@ -930,12 +930,4 @@ fn balance_until(
         }
     }
     best.map(|b| b.1)
-}
-
-fn score_value(s: Score) -> i32 {
-    match s {
-        Score::Value(v) => v,
-        Score::Win(n) => 30_000 - n as i32,
-        Score::Loss(n) => -(30_000 - n as i32),
-    }
 }

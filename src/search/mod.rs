@@ -163,6 +163,18 @@ pub enum Score {
     Loss(u32),
 }
 
+impl Score {
+    /// The score on one scale, wins above and losses below every value (a win in `n`
+    /// plies is 30,000 − n): to compare scores, or to show one as a number.
+    pub fn as_value(self) -> i32 {
+        match self {
+            Score::Value(v) => v,
+            Score::Win(n) => 30_000 - n as i32,
+            Score::Loss(n) => -(30_000 - n as i32),
+        }
+    }
+}
+
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
