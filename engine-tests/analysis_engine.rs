@@ -211,7 +211,10 @@ fn terminate_stops_a_running_search_early() {
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     child.wait().unwrap();
     assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
-    answers.extend(rest.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()));
+    answers.extend(
+        rest.lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()),
+    );
     assert!(
         answers
             .iter()
