@@ -10,6 +10,10 @@ over game pairs (each opening with colours swapped).
 
 Usage:
   bench/paired_scores.py BASE_FILE:BASE_NAME NEW_FILE:NEW_NAME
+
+A file is a `tengen tournament --results` file or a c-gomoku-cli `-sgf` file (`.sgf`):
+c-gomoku-cli with the same book, `order=random srand=N` and `-repeat` deals the same
+openings and colours by game number too.
 """
 import math
 import sys
