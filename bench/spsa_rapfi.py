@@ -59,7 +59,8 @@ def tune_list(theta):
 
 
 def play(args, theta, openings, tag, tmp):
-    """Points theta scored against the peer on the openings, each with colours swapped."""
+    """Starts theta's games against the peer on the openings, each with colours swapped:
+    the running process and its results file (see `score`)."""
     book = os.path.join(tmp, f"book-{tag}.txt")
     with open(book, "w") as f:
         f.write("".join(openings))

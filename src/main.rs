@@ -512,6 +512,13 @@ fn review(
     Ok(report)
 }
 
+/// `--tune`: the search's numbers for this process, set before its first search.
+fn tune_search(list: Option<String>) -> Result<(), String> {
+    list.map_or(Ok(()), |l| {
+        tengen::engine::fiar::tune(&l).map_err(|e| format!("--tune: {e}"))
+    })
+}
+
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
         Command::Analyse {
@@ -789,9 +796,7 @@ fn run(cli: Cli) -> Result<String, String> {
             threads,
             tune,
         } => {
-            if let Some(list) = tune {
-                tengen::engine::fiar::tune(&list).map_err(|e| format!("--tune: {e}"))?;
-            }
+            tune_search(tune)?;
             if game == "go" || game == "gana" {
                 if game == "go" && !(2..=25).contains(&size) {
                     return Err(format!("--size {size}: Go boards are 2..=25"));
@@ -840,9 +845,7 @@ fn run(cli: Cli) -> Result<String, String> {
             hash,
             tune,
         } => {
-            if let Some(list) = tune {
-                tengen::engine::fiar::tune(&list).map_err(|e| format!("--tune: {e}"))?;
-            }
+            tune_search(tune)?;
             gomocup::run(gomocup::Options {
                 variant: variant(v)?,
                 threads,

@@ -64,20 +64,19 @@ pub const ORDER: Values = Values {
 /// predict play against Rapfi. The other side's values are the mover's times
 /// [`THEIRS_RATIO`] (SPSA moved it from 0.75 to 0.68).
 pub const WEIGHTS: Weights = Weights {
-    mine: Values {
-        pattern: [0, 0, 0, 15, 18, 42, 61, 316, 507, 1091, 218, 3000],
-        threat: [0, 175, 0, 0, 5386, 2891, 10_000],
-        shape: [119, 424, 417, 1394],
-    },
-    theirs: Values {
-        pattern: [0, 0, 0, 10, 12, 29, 41, 215, 345, 742, 148, 2040],
-        threat: [0, 119, 0, 0, 3662, 1966, 6800],
-        shape: [81, 288, 284, 948],
-    },
+    mine: MINE,
+    theirs: MINE.scaled(THEIRS_RATIO),
 };
 
-/// The other side's values are the mover's times this, in thousandths ([`super::tune`]
-/// derives them so when the mover's are tuned).
+/// The side to move's values of [`WEIGHTS`].
+const MINE: Values = Values {
+    pattern: [0, 0, 0, 15, 18, 42, 61, 316, 507, 1091, 218, 3000],
+    threat: [0, 175, 0, 0, 5386, 2891, 10_000],
+    shape: [119, 424, 417, 1394],
+};
+
+/// The other side's values are the mover's times this, in thousandths ([`Values::scaled`];
+/// [`super::tune`] derives them the same way when the mover's are tuned).
 pub const THEIRS_RATIO: i32 = 680;
 
 /// Fitted corrections to the values of single combinations of patterns ([`sorted`]), to
@@ -112,6 +111,24 @@ impl Features {
 }
 
 impl Values {
+    /// Every value times `ratio` thousandths, rounded to nearest (halves up).
+    pub const fn scaled(&self, ratio: i32) -> Values {
+        const fn scale<const N: usize>(v: [i32; N], ratio: i32) -> [i32; N] {
+            let mut out = v;
+            let mut i = 0;
+            while i < N {
+                out[i] = ((v[i] as i64 * ratio as i64 + 500) / 1000) as i32;
+                i += 1;
+            }
+            out
+        }
+        Values {
+            pattern: scale(self.pattern, ratio),
+            threat: scale(self.threat, ratio),
+            shape: scale(self.shape, ratio),
+        }
+    }
+
     /// One point's value from its four patterns.
     pub fn point(&self, pats: [Pattern; 4]) -> i32 {
         let base: i32 = pats.iter().map(|&p| self.pattern[p as usize]).sum();

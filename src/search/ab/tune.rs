@@ -9,7 +9,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::eval::{THEIRS_RATIO, WEIGHTS, Weights};
+use super::eval::{Shape, THEIRS_RATIO, Threat, WEIGHTS, Weights};
+use crate::games::fiar::Pattern;
 
 /// The tunable numbers. The built-in ones are [`Params::BUILT_IN`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,20 +87,20 @@ pub const NAMES: [&str; 21] = [
 /// Where each evaluation name sits: (table, index) with table 0 the patterns, 1 the
 /// threats, 2 the shapes (see [`super::eval::Values`]).
 const EVAL_SLOTS: [(usize, usize); 14] = [
-    (0, 3),  // Flex1
-    (0, 4),  // Block2
-    (0, 5),  // Flex2
-    (0, 6),  // Block3
-    (0, 7),  // Flex3
-    (0, 8),  // Block4
-    (0, 10), // Flex4
-    (1, 1),  // Three
-    (1, 4),  // FourThree
-    (1, 5),  // OpenFour
-    (2, 0),  // DoubleTwo
-    (2, 1),  // ThreePlus
-    (2, 2),  // ClosedThreePlus
-    (2, 3),  // FourPlus
+    (0, Pattern::Flex1 as usize),
+    (0, Pattern::Block2 as usize),
+    (0, Pattern::Flex2 as usize),
+    (0, Pattern::Block3 as usize),
+    (0, Pattern::Flex3 as usize),
+    (0, Pattern::Block4 as usize),
+    (0, Pattern::Flex4 as usize),
+    (1, Threat::Three as usize),
+    (1, Threat::FourThree as usize),
+    (1, Threat::OpenFour as usize),
+    (2, Shape::DoubleTwo as usize),
+    (2, Shape::ThreePlus as usize),
+    (2, Shape::ClosedThreePlus as usize),
+    (2, Shape::FourPlus as usize),
 ];
 
 impl Params {
@@ -164,18 +165,7 @@ impl Params {
             }
         }
         if eval_named || ratio.is_some() {
-            let r = ratio.unwrap_or(THEIRS_RATIO) as i64;
-            let scale = |v: i32| ((v as i64 * r + 500) / 1000) as i32;
-            let (m, t) = (&p.weights.mine, &mut p.weights.theirs);
-            for (to, &from) in t.pattern.iter_mut().zip(&m.pattern) {
-                *to = scale(from);
-            }
-            for (to, &from) in t.threat.iter_mut().zip(&m.threat) {
-                *to = scale(from);
-            }
-            for (to, &from) in t.shape.iter_mut().zip(&m.shape) {
-                *to = scale(from);
-            }
+            p.weights.theirs = p.weights.mine.scaled(ratio.unwrap_or(THEIRS_RATIO));
         }
         Ok(p)
     }
